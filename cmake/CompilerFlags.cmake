@@ -1,0 +1,24 @@
+# Warnings and sanitizers for pagesieve's own targets. Third-party headers are
+# included as system headers (imported targets), so -Werror only bites our code.
+
+add_library(pagesieve_warnings INTERFACE)
+target_compile_options(pagesieve_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local)
+if(PAGESIEVE_WERROR)
+  target_compile_options(pagesieve_warnings INTERFACE -Werror)
+endif()
+
+if(PAGESIEVE_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# pagesieve_library(<name> SOURCES ... DEPS ...)
+# One static library per lib/ module, named pagesieve_<name>; includes are
+# rooted at lib/ so code writes #include "common/status.h".
+function(pagesieve_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(pagesieve_${name} STATIC ${ARG_SOURCES})
+  target_include_directories(pagesieve_${name} PUBLIC ${PROJECT_SOURCE_DIR}/lib)
+  target_link_libraries(pagesieve_${name} PUBLIC ${ARG_DEPS} PRIVATE pagesieve_warnings)
+endfunction()
