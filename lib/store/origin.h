@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+
+#include "common/types.h"
+
+namespace pagesieve::store {
+
+// Where a stored entry came from: the record that created it. Verdicts quote
+// it (`duplicate_of`), and a replayed record recognises itself by it.
+struct Origin {
+  std::string event_id;
+  std::string url;  // canonical URL of that record
+  EventTime event_time{};
+  PartitionId partition{};
+  Offset offset{};
+
+  bool IsRecord(PartitionId p, Offset o) const { return partition == p && offset == o; }
+  friend bool operator==(const Origin&, const Origin&) = default;
+};
+
+}  // namespace pagesieve::store
