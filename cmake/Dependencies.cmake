@@ -54,6 +54,7 @@ pagesieve_require_pkg(psl libpsl libpsl-dev)                 # registered domain
 pagesieve_require_pkg(utf8proc libutf8proc libutf8proc-dev)  # NFKC + case folding
 pagesieve_require_pkg(tomlplusplus tomlplusplus libtomlplusplus-dev)  # config files
 pagesieve_require_config(CLI11 libcli11-dev)                 # subcommands and flags
+pagesieve_require_config(simdjson libsimdjson-dev)           # parsing events (16x nlohmann: docs/engine.md)
 
 if(PAGESIEVE_BUILD_BENCHMARKS)
   pagesieve_require_config(benchmark libbenchmark-dev)
