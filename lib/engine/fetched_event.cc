@@ -24,7 +24,7 @@ Status FieldError(std::string_view field, std::string_view what) {
 
 StatusOr<std::string> ReadString(value v, std::string_view field) {
   std::string_view s;
-  if (auto err = v.get_string().get(s)) return FieldError(field, "must be a string");
+  if (v.get_string().get(s)) return FieldError(field, "must be a string");
   return std::string(s);
 }
 
@@ -143,7 +143,10 @@ StatusOr<FetchedEvent> ParseFetchedEvent(std::string_view json, const EventField
     if (auto err = field.unescaped_key().get(key)) return JsonError(err);
     PS_RETURN_IF_ERROR(ReadField(key, field.value(), names, &event, &body_base64));
   }
-  if (!doc.at_end()) return Status::InvalidArgument("not a JSON object: trailing content");
+  // current_location() fails exactly when the whole input was consumed.
+  if (const char* trailing; !doc.current_location().get(trailing)) {
+    return Status::InvalidArgument("not a JSON object: trailing content");
+  }
   if (event.url.empty()) return Status::InvalidArgument("no '" + names.url + "' field");
   if (body_base64) {
     StatusOr<std::string> body = DecodeBase64(*body_base64);
