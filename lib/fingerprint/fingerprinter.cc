@@ -1,0 +1,101 @@
+#include "fingerprint/fingerprinter.h"
+
+#include <utility>
+
+namespace pagesieve::fingerprint {
+namespace {
+
+// The longest prefix of `text` of at most `max` bytes that does not end in
+// the middle of a UTF-8 sequence.
+std::string_view CutAtCharBoundary(std::string_view text, size_t max) {
+  if (text.size() <= max) return text;
+  size_t end = max;
+  // Back off over at most 3 continuation bytes (10xxxxxx) to a lead byte.
+  for (int i = 0; i < 3 && end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80; ++i) {
+    --end;
+  }
+  return text.substr(0, end);
+}
+
+}  // namespace
+
+Fingerprinter::Fingerprinter(FingerprintOptions options)
+    : options_(std::move(options)),
+      canonicalizer_(options_.url),
+      extractor_(options_.extraction),
+      simhasher_(SimHashOptions{options_.shingle_size, options_.min_tokens,
+                                options_.heading_weight}) {}
+
+StatusOr<PageFingerprint> Fingerprinter::Fingerprint(const PageInput& page) {
+  PageFingerprint out;
+  PS_ASSIGN_OR_RETURN(out.canonical_url, canonicalizer_.Canonicalize(page.url));
+  out.url = Sha256Digest128(out.canonical_url.spec);
+  out.payload = PayloadDigest(page.body);
+
+  std::string_view body = page.body;
+  if (body.size() > options_.max_body_bytes) {
+    body = body.substr(0, options_.max_body_bytes);
+    out.truncated = true;
+  }
+  ExtractText(page, body, &out);
+
+  // No text: fall back to the bytes, so that two empty or binary pages only
+  // match when they are byte-identical. Always the whole body: a truncated
+  // prefix would make different files look identical.
+  out.content = normalized_.empty() ? Sha256Digest128(page.body) : Sha256Digest128(normalized_);
+
+  emphasized_views_.assign(emphasized_.begin(), emphasized_.end());
+  TextSimHasher::Result shingled = simhasher_.Compute(normalized_, emphasized_views_);
+  out.tokens = shingled.tokens;
+  out.simhash = shingled.simhash;
+  return out;
+}
+
+void Fingerprinter::ExtractText(const PageInput& page, std::string_view body,
+                                PageFingerprint* out) {
+  normalized_.clear();
+  emphasized_.clear();
+  if (page.text.has_value()) {
+    std::string_view text = CutAtCharBoundary(*page.text, options_.max_body_bytes);
+    out->truncated = out->truncated || text.size() < page.text->size();
+    out->text = std::string(text);
+    normalized_ = content::NormalizeForHashing(text, options_.normalize);
+    return;
+  }
+  switch (content::ClassifyContent(page.content_type, body)) {
+    case content::ContentKind::kOther:
+      return;
+    case content::ContentKind::kText:
+      out->text = content::DecodeToUtf8(body, page.content_type);
+      normalized_ = content::NormalizeForHashing(out->text, options_.normalize);
+      return;
+    case content::ContentKind::kHtml:
+      ExtractHtml(body, page.content_type, out);
+      return;
+  }
+}
+
+// Blocks are normalized one by one, to know which normalized text came from
+// a heading; joined by one space they equal the normalization of the whole
+// text (which collapses the blank line between blocks to one space), so a
+// page digests the same whether we extract its text or the crawler did.
+void Fingerprinter::ExtractHtml(std::string_view body, std::string_view content_type,
+                                PageFingerprint* out) {
+  std::string utf8 = content::DecodeToUtf8(body, content_type);
+  content::MainContent main = extractor_.Extract(utf8);
+  out->text = main.Text();
+  out->title = std::move(main.title);
+  for (const content::TextBlock& block : main.blocks) {
+    std::string normalized = content::NormalizeForHashing(block.text, options_.normalize);
+    if (normalized.empty()) continue;
+    if (!normalized_.empty()) normalized_.push_back(' ');
+    normalized_ += normalized;
+    if (block.kind == content::TextBlock::Kind::kHeading) {
+      emphasized_.push_back(std::move(normalized));
+    }
+  }
+  std::string title = content::NormalizeForHashing(out->title, options_.normalize);
+  if (!title.empty()) emphasized_.push_back(std::move(title));
+}
+
+}  // namespace pagesieve::fingerprint

@@ -1,0 +1,50 @@
+// Reading the fingerprinting keys of the configuration.
+
+#include <string>
+
+#include "fingerprint/fingerprinter.h"
+#include "fingerprint/shingles.h"
+
+namespace pagesieve::fingerprint {
+namespace {
+
+Status OutOfRange(std::string_view key, std::string_view range) {
+  return Status::InvalidArgument("config key '" + std::string(key) + "' must be " +
+                                 std::string(range));
+}
+
+Status ReadNearOptions(const Config& config, FingerprintOptions* options) {
+  PS_ASSIGN_OR_RETURN(int64_t shingle_size, config.GetInt("near.shingle_size"));
+  if (shingle_size < 1 || shingle_size > kMaxShingleSize) {
+    return OutOfRange("near.shingle_size", "between 1 and " + std::to_string(kMaxShingleSize));
+  }
+  options->shingle_size = static_cast<int>(shingle_size);
+  PS_ASSIGN_OR_RETURN(int64_t min_tokens, config.GetInt("near.min_tokens"));
+  if (min_tokens < 0 || min_tokens > 1'000'000) {
+    return OutOfRange("near.min_tokens", "between 0 and 1000000");
+  }
+  options->min_tokens = static_cast<uint32_t>(min_tokens);
+  PS_ASSIGN_OR_RETURN(options->heading_weight, config.GetDouble("near.heading_weight"));
+  if (!(options->heading_weight >= 1.0 && options->heading_weight <= 16.0)) {
+    return OutOfRange("near.heading_weight", "between 1 and 16");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<FingerprintOptions> FingerprintOptionsFromConfig(const Config& config) {
+  FingerprintOptions options;
+  PS_ASSIGN_OR_RETURN(int64_t max_body_bytes, config.GetInt("max_body_bytes"));
+  if (max_body_bytes < 1024 || max_body_bytes > (int64_t{1} << 30)) {
+    return OutOfRange("max_body_bytes", "between 1024 and 1073741824 (1 GiB)");
+  }
+  options.max_body_bytes = static_cast<size_t>(max_body_bytes);
+  PS_RETURN_IF_ERROR(ReadNearOptions(config, &options));
+  PS_ASSIGN_OR_RETURN(options.extraction, content::ExtractionOptionsFromConfig(config));
+  PS_ASSIGN_OR_RETURN(options.normalize, content::NormalizeOptionsFromConfig(config));
+  PS_ASSIGN_OR_RETURN(options.url, url::CanonicalizerOptionsFromConfig(config));
+  return options;
+}
+
+}  // namespace pagesieve::fingerprint
