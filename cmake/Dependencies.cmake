@@ -54,8 +54,12 @@ pagesieve_require_pkg(psl libpsl libpsl-dev)                 # registered domain
 pagesieve_require_pkg(utf8proc libutf8proc libutf8proc-dev)  # NFKC + case folding
 pagesieve_require_pkg(tomlplusplus tomlplusplus libtomlplusplus-dev)  # config files
 pagesieve_require_config(CLI11 libcli11-dev)                 # subcommands and flags
+pagesieve_require_pkg(zlib zlib zlib1g-dev)                  # gzipped test pages (tests, benchmarks)
 pagesieve_require_config(simdjson libsimdjson-dev)           # parsing events (16x nlohmann: docs/engine.md)
 
 if(PAGESIEVE_BUILD_BENCHMARKS)
   pagesieve_require_config(benchmark libbenchmark-dev)
+  # Reference HTML parsers, measured against lib/content's own (bench/content).
+  pagesieve_require_pkg(libxml2 libxml-2.0 libxml2-dev)
+  pagesieve_require_pkg(gumbo gumbo libgumbo-dev)
 endif()
