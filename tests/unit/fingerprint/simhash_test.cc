@@ -1,0 +1,95 @@
+#include "fingerprint/simhash.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace pagesieve::fingerprint {
+namespace {
+
+TEST(HammingDistanceTest, CountsDifferingBits) {
+  EXPECT_EQ(HammingDistance(0, 0), 0);
+  EXPECT_EQ(HammingDistance(0, ~uint64_t{0}), 64);
+  EXPECT_EQ(HammingDistance(0b1011, 0b0010), 2);
+  EXPECT_EQ(HammingDistance(uint64_t{1} << 63, 1), 2);
+}
+
+TEST(FeatureWeightTest, IsOnePlusLogOfTermFrequencyInFixedPoint) {
+  EXPECT_EQ(FeatureWeight(1, 1.0), kWeightScale);
+  EXPECT_NEAR(static_cast<double>(FeatureWeight(10, 1.0)) / kWeightScale, 1.0 + std::log(10.0),
+              1.0 / kWeightScale);
+  EXPECT_EQ(FeatureWeight(1, 2.0), 2 * kWeightScale);
+}
+
+TEST(FeatureWeightTest, GrowsSlowerThanTermFrequency) {
+  EXPECT_GT(FeatureWeight(2, 1.0), FeatureWeight(1, 1.0));
+  EXPECT_LT(FeatureWeight(100, 1.0), 10 * FeatureWeight(1, 1.0));
+}
+
+TEST(SimHashAccumulatorTest, OneFeatureGivesItsOwnBits) {
+  SimHashAccumulator acc;
+  acc.Add(0x8000'0000'1234'abcdULL, 5);
+  EXPECT_EQ(acc.Finish(), 0x8000'0000'1234'abcdULL);
+}
+
+TEST(SimHashAccumulatorTest, HeavierFeatureWinsEveryBit) {
+  SimHashAccumulator acc;
+  acc.Add(0xffff'0000'ffff'0000ULL, 3);
+  acc.Add(0x0000'ffff'0000'ffffULL, 2);
+  EXPECT_EQ(acc.Finish(), 0xffff'0000'ffff'0000ULL);
+}
+
+TEST(SimHashAccumulatorTest, TieClearsTheBit) {
+  SimHashAccumulator acc;
+  acc.Add(~uint64_t{0}, 7);
+  acc.Add(0, 7);
+  EXPECT_EQ(acc.Finish(), 0u);
+}
+
+TEST(SimHashAccumulatorTest, NoFeaturesIsZero) { EXPECT_EQ(SimHashAccumulator().Finish(), 0u); }
+
+TEST(WeightedSimHashTest, DoesNotDependOnFeatureOrder) {
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> shingles;
+  for (int i = 0; i < 500; ++i) shingles.push_back(rng() % 300 == 0 ? 42 : rng());
+  std::vector<uint64_t> emphasized = {shingles[3], shingles[9], 12345};
+  std::vector<uint64_t> shuffled = shingles;
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  std::vector<uint64_t> emphasized_copy = emphasized;
+  EXPECT_EQ(WeightedSimHash(&shingles, &emphasized, 2.0),
+            WeightedSimHash(&shuffled, &emphasized_copy, 2.0));
+}
+
+// Three distinct features set the low 32 bits; one feature that clears them
+// repeats `count` times. Its weight 1 + ln(count) beats 3 from count 8 on
+// (1 + ln 8 = 3.08) but not at 4 (2.39), where a linear weight already would.
+uint64_t LowBitsAgainstRepeatedZero(uint32_t count) {
+  std::vector<uint64_t> shingles(count, 0);
+  for (uint64_t i = 1; i <= 3; ++i) shingles.push_back(0xffff'ffffULL | (i << 40));
+  std::vector<uint64_t> none;
+  return WeightedSimHash(&shingles, &none, 1.0) & 0xffff'ffffULL;
+}
+
+TEST(WeightedSimHashTest, RepeatedShingleWeighsOnePlusLogOfItsCount) {
+  EXPECT_EQ(LowBitsAgainstRepeatedZero(4), 0xffff'ffffULL);
+  EXPECT_EQ(LowBitsAgainstRepeatedZero(8), 0u);
+}
+
+TEST(WeightedSimHashTest, EmphasisOutweighsFrequency) {
+  const uint64_t a = 0x0f0f'0f0f'0f0f'0f0fULL;
+  const uint64_t b = ~a;
+  std::vector<uint64_t> shingles = {a, a, a, b};  // a: 2.1, b: 1
+  std::vector<uint64_t> emphasized = {b, b};      // b: 1 * 3 = 3
+  EXPECT_EQ(WeightedSimHash(&shingles, &emphasized, 3.0), b);
+}
+
+TEST(WeightedSimHashTest, EmphasizedOnlyShingleIsAFeature) {
+  std::vector<uint64_t> shingles;
+  std::vector<uint64_t> emphasized = {0x1234};
+  EXPECT_EQ(WeightedSimHash(&shingles, &emphasized, 2.0), 0x1234u);
+}
+
+}  // namespace
+}  // namespace pagesieve::fingerprint
