@@ -1,0 +1,36 @@
+#pragma once
+
+// Percent-encoding normalization shared by the path and the query.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace pagesieve::url::internal {
+
+// Hex digit value, or -1 when `c` is not a hex digit.
+inline int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~
+inline bool IsUnreserved(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+inline char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+// Appends `in` to `out` in normal form:
+//   - an escape of an unreserved character is decoded ("%7e" → "~");
+//   - any other escape keeps its byte with uppercase hex ("%2f" → "%2F");
+//   - a '%' not followed by two hex digits becomes "%25";
+//   - controls, space, DEL, bytes ≥ 0x80 and  " < > ` { | } ^  are escaped;
+//   - every other byte is copied.
+// The result is a fixed point: normalizing it again changes nothing.
+void AppendNormalized(std::string_view in, std::string* out);
+
+}  // namespace pagesieve::url::internal
