@@ -1,10 +1,13 @@
 #include "commands/commands.h"
 
+#include "commands/fingerprint_command.h"
+
 namespace pagesieve::commands {
 
 std::vector<Command> RegisterAll(CLI::App& app) {
-  (void)app;
-  return {};
+  std::vector<Command> commands;
+  commands.push_back(RegisterFingerprintCommand(app));
+  return commands;
 }
 
 }  // namespace pagesieve::commands
