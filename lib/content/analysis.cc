@@ -1,0 +1,98 @@
+#include "content/analysis.h"
+
+#include <algorithm>
+
+#include "content/class_hints.h"
+
+namespace pagesieve::content {
+namespace {
+
+// A <form> this large is a page wrapped in a form (ASP.NET does that), not
+// a search box or a comment form.
+constexpr uint32_t kFormWrapperChars = 1000;
+
+uint16_t Add16(uint16_t a, uint32_t b) { return static_cast<uint16_t>(std::min<uint32_t>(a + b, 0xFFFF)); }
+
+bool RemovedByMarkup(const Node& node, const NodeStats& st, const RemovalPolicy& policy) {
+  if (node.tag == Tag::kBody || node.tag == Tag::kRoot) return false;
+  if (node.flags & (kHidden | kRoleBoilerplate | kForeign)) return true;
+  if (HasTrait(node.tag, kBoilerplate)) {
+    return node.tag != Tag::kForm || st.chars - st.link_chars < kFormWrapperChars;
+  }
+  if (policy.strip_by_class && (node.class_hints & (kHintBoilerplate | kHintComments)) &&
+      !(node.class_hints & kHintProtect) && node.tag != Tag::kArticle && node.tag != Tag::kMain &&
+      node.tag != Tag::kA) {
+    return true;
+  }
+  return false;
+}
+
+bool LinkDense(const Node& node, const NodeStats& st, const RemovalPolicy& policy) {
+  if (!HasTrait(node.tag, kBlock) || node.tag == Tag::kBody || node.tag == Tag::kRoot) {
+    return false;
+  }
+  return st.chars > 0 && st.link_chars > policy.link_density_max * st.chars;
+}
+
+void CountOwn(const Node& node, NodeStats* st) {
+  switch (node.tag) {
+    case Tag::kP:
+      st->paragraphs = Add16(st->paragraphs, 1);
+      break;
+    case Tag::kImg:
+      st->images = Add16(st->images, 1);
+      break;
+    case Tag::kLi:
+      st->list_items = Add16(st->list_items, 1);
+      break;
+    case Tag::kInput:
+      st->inputs = Add16(st->inputs, 1);
+      break;
+    default:
+      if (HasTrait(node.tag, kEmbedded)) st->embeds = Add16(st->embeds, 1);
+      if (HasTrait(node.tag, kHeading)) st->heading_chars = st->chars;
+      break;
+  }
+}
+
+void AddToParent(const Node& node, const NodeStats& st, NodeStats* parent) {
+  parent->chars += st.chars;
+  parent->link_chars += st.link_chars;
+  parent->heading_chars += st.heading_chars;
+  parent->commas = Add16(parent->commas, st.commas);
+  parent->paragraphs = Add16(parent->paragraphs, st.paragraphs);
+  parent->images = Add16(parent->images, st.images);
+  parent->list_items = Add16(parent->list_items, st.list_items);
+  parent->inputs = Add16(parent->inputs, st.inputs);
+  parent->embeds = Add16(parent->embeds, st.embeds);
+  if (!HasTrait(node.tag, kBlock)) {  // text and inline elements flow into the block
+    parent->inline_chars += st.inline_chars;
+    parent->inline_commas = Add16(parent->inline_commas, st.inline_commas);
+  }
+}
+
+}  // namespace
+
+void ComputeStats(const Document& doc, const RemovalPolicy& policy,
+                  std::vector<NodeStats>* stats) {
+  const size_t n = doc.nodes.size();
+  stats->assign(n, NodeStats{});
+  for (size_t i = n; i-- > 1;) {
+    const Node& node = doc.nodes[i];
+    NodeStats& st = (*stats)[i];
+    if (node.tag == Tag::kText) {
+      if (node.flags & kForeign) continue;
+      st.chars = node.chars;
+      st.link_chars = (node.flags & kInLink) ? node.chars : 0;
+      st.inline_chars = node.chars;
+      st.commas = st.inline_commas = node.commas;
+    } else {
+      CountOwn(node, &st);
+      st.removed = RemovedByMarkup(node, st, policy) || LinkDense(node, st, policy);
+      if (st.removed) continue;
+    }
+    AddToParent(node, st, &(*stats)[node.parent]);
+  }
+}
+
+}  // namespace pagesieve::content

@@ -1,0 +1,134 @@
+// Extractor: parse, measure, score, emit; relax boilerplate removal step by
+// step when the strict pass finds too little text (Readability's retries).
+
+#include <string>
+#include <vector>
+
+#include "content/analysis.h"
+#include "content/blocks.h"
+#include "content/content.h"
+#include "content/dom.h"
+#include "content/scoring.h"
+#include "content/text_append.h"
+#include "content/title.h"
+#include "content/tree_builder.h"
+
+namespace pagesieve::content {
+namespace {
+
+// Below this many characters of main text, the next, laxer pass runs.
+constexpr size_t kEnoughChars = 500;
+// Buffers grown past this by a huge page are released afterwards, so one
+// outlier does not pin its memory for the life of the thread.
+constexpr size_t kRetainedNodes = 1 << 20;
+constexpr size_t kRetainedTextBytes = 16 << 20;
+
+struct Pass {
+  bool strip_by_class;
+  bool weight_classes;
+  bool clean_conditionally;
+};
+constexpr Pass kPasses[] = {{true, true, true}, {false, true, true}, {false, false, true},
+                            {false, false, false}};
+
+size_t TotalChars(const std::vector<TextBlock>& blocks) {
+  size_t n = 0;
+  for (const TextBlock& b : blocks) n += b.text.size();
+  return n;
+}
+
+std::string FirstHeading(const Document& doc, const std::vector<NodeStats>& stats) {
+  for (uint32_t i = 1; i < doc.nodes.size();) {
+    const Node& node = doc.nodes[i];
+    if (stats[i].removed) {
+      i = node.end;
+      continue;
+    }
+    if (node.tag == Tag::kH1) {
+      std::string text;
+      for (uint32_t t = i + 1; t < node.end; ++t) {
+        if (doc.nodes[t].tag == Tag::kText) text.append(doc.TextOf(doc.nodes[t]));
+      }
+      return CollapseWhitespace(text);
+    }
+    ++i;
+  }
+  return {};
+}
+
+}  // namespace
+
+struct Extractor::Impl {
+  explicit Impl(ExtractionOptions o) : options(o), builder(o.max_depth) {}
+
+  std::vector<TextBlock> RunPass(const Pass& pass) {
+    RemovalPolicy removal;
+    removal.link_density_max = options.link_density_max;
+    removal.strip_by_class = pass.strip_by_class;
+    ComputeStats(doc, removal, &stats);
+    ScoringOptions scoring;
+    scoring.min_paragraph_chars = options.min_paragraph_chars;
+    scoring.weight_classes = pass.weight_classes;
+    scoring.include_siblings = options.include_siblings;
+    std::vector<uint32_t> roots = SelectByScore(doc, stats, scoring, &scores);
+    if (roots.empty()) roots.push_back(SelectFallback(doc, stats));
+    EmitOptions emit;
+    emit.clean_conditionally = pass.clean_conditionally;
+    emit.weight_classes = pass.weight_classes;
+    emit.max_depth = options.max_depth;
+    std::vector<TextBlock> blocks;
+    EmitBlocks(doc, stats, scores, roots, emit, &blocks);
+    return blocks;
+  }
+
+  void ReleaseIfHuge() {
+    if (doc.nodes.capacity() > kRetainedNodes) std::vector<Node>().swap(doc.nodes);
+    if (doc.text.capacity() > kRetainedTextBytes) std::string().swap(doc.text);
+    if (stats.capacity() > kRetainedNodes) std::vector<NodeStats>().swap(stats);
+    if (scores.value.capacity() > kRetainedNodes) scores = Scores();
+  }
+
+  ExtractionOptions options;
+  TreeBuilder builder;
+  Document doc;
+  std::vector<NodeStats> stats;
+  Scores scores;
+};
+
+Extractor::Extractor(ExtractionOptions options) : impl_(std::make_unique<Impl>(options)) {}
+Extractor::~Extractor() = default;
+Extractor::Extractor(Extractor&&) noexcept = default;
+Extractor& Extractor::operator=(Extractor&&) noexcept = default;
+
+MainContent Extractor::Extract(std::string_view utf8_html) {
+  Impl& m = *impl_;
+  m.builder.Build(utf8_html, &m.doc);
+  MainContent result;
+  size_t best_chars = 0;
+  for (size_t p = 0; p < std::size(kPasses); ++p) {
+    std::vector<TextBlock> blocks = m.RunPass(kPasses[p]);
+    if (p == 0) result.title = ChooseTitle(m.doc, FirstHeading(m.doc, m.stats));
+    const size_t chars = TotalChars(blocks);
+    if (p == 0 || chars > best_chars) {
+      result.blocks = std::move(blocks);
+      best_chars = chars;
+    }
+    if (best_chars >= kEnoughChars) break;
+  }
+  m.ReleaseIfHuge();
+  return result;
+}
+
+std::string MainContent::Text() const {
+  size_t size = 0;
+  for (const TextBlock& b : blocks) size += b.text.size() + 2;
+  std::string out;
+  out.reserve(size);
+  for (const TextBlock& b : blocks) {
+    if (!out.empty()) out += "\n\n";
+    out += b.text;
+  }
+  return out;
+}
+
+}  // namespace pagesieve::content

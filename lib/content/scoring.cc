@@ -1,0 +1,251 @@
+#include "content/scoring.h"
+
+#include <algorithm>
+
+namespace pagesieve::content {
+namespace {
+
+constexpr int kAncestorLevels = 5;
+constexpr size_t kTopCandidates = 5;
+constexpr int kMinAlternatives = 3;
+
+float TagBonus(Tag tag) {
+  switch (tag) {
+    case Tag::kDiv:
+      return 5;
+    case Tag::kPre:
+    case Tag::kTd:
+    case Tag::kBlockquote:
+      return 3;
+    case Tag::kAddress:
+    case Tag::kOl:
+    case Tag::kUl:
+    case Tag::kDl:
+    case Tag::kDd:
+    case Tag::kDt:
+    case Tag::kLi:
+    case Tag::kForm:
+      return -3;
+    case Tag::kH1:
+    case Tag::kH2:
+    case Tag::kH3:
+    case Tag::kH4:
+    case Tag::kH5:
+    case Tag::kH6:
+    case Tag::kTh:
+      return -5;
+    default:
+      return 0;
+  }
+}
+
+bool IsTop(const Document& doc, uint32_t i) {
+  return i == 0 || doc.nodes[i].tag == Tag::kBody || doc.nodes[i].tag == Tag::kRoot;
+}
+
+class Scorer {
+ public:
+  Scorer(const Document& doc, const std::vector<NodeStats>& stats, const ScoringOptions& options,
+         Scores* scores)
+      : doc_(doc), stats_(stats), options_(options), scores_(*scores) {
+    scores_.value.assign(doc.nodes.size(), 0.0f);
+    scores_.scored.assign(doc.nodes.size(), 0);
+  }
+
+  std::vector<uint32_t> Select() {
+    ScoreParagraphs();
+    if (candidates_.empty()) return {};
+    for (uint32_t c : candidates_) scores_.value[c] *= 1.0f - float(stats_[c].LinkDensity());
+    uint32_t top = BestCandidate();
+    if (IsTop(doc_, top)) return {};
+    top = RaiseToCommonAncestor(top);
+    top = RaiseWhileParentScoresBetter(top);
+    top = RaiseThroughOnlyChildren(top);
+    return WithSiblings(top);
+  }
+
+ private:
+  void Touch(uint32_t i) {
+    if (scores_.scored[i]) return;
+    scores_.scored[i] = 1;
+    const Node& node = doc_.nodes[i];
+    scores_.value[i] = TagBonus(node.tag) + (options_.weight_classes ? node.class_weight : 0);
+    candidates_.push_back(i);
+  }
+
+  void ScoreParagraphs() {
+    const size_t n = doc_.nodes.size();
+    for (uint32_t i = 1; i < n;) {
+      const Node& node = doc_.nodes[i];
+      const NodeStats& st = stats_[i];
+      if (st.removed) {
+        i = node.end;
+        continue;
+      }
+      if (HasTrait(node.tag, kBlock) && !IsTop(doc_, i) &&
+          st.inline_chars >= static_cast<uint32_t>(options_.min_paragraph_chars)) {
+        const float score =
+            1.0f + st.inline_commas + std::min<uint32_t>(st.inline_chars / 100, 3);
+        // Text beside block children is an anonymous paragraph inside this
+        // element (Readability wraps it in a <p>); otherwise the element is
+        // the paragraph and its parent holds it.
+        uint32_t holder = (node.flags & kHasBlockChild) ? i : node.parent;
+        for (int level = 0; level < kAncestorLevels; ++level) {
+          Touch(holder);
+          const float divider = level == 0 ? 1.0f : level == 1 ? 2.0f : level * 3.0f;
+          scores_.value[holder] += score / divider;
+          if (holder == 0) break;
+          holder = doc_.nodes[holder].parent;
+        }
+      }
+      ++i;
+    }
+  }
+
+  uint32_t BestCandidate() {
+    const size_t k = std::min(kTopCandidates, candidates_.size());
+    std::partial_sort(candidates_.begin(), candidates_.begin() + k, candidates_.end(),
+                      [&](uint32_t a, uint32_t b) {
+                        if (scores_.value[a] != scores_.value[b]) {
+                          return scores_.value[a] > scores_.value[b];
+                        }
+                        return a < b;
+                      });
+    candidates_.resize(k);
+    return candidates_[0];
+  }
+
+  bool Contains(uint32_t ancestor, uint32_t node) const {
+    return node >= ancestor && node < doc_.nodes[ancestor].end;
+  }
+
+  // When several near-best candidates sit under one ancestor, the content is
+  // split across them: take the ancestor.
+  uint32_t RaiseToCommonAncestor(uint32_t top) const {
+    const float top_score = scores_.value[top];
+    std::vector<uint32_t> alternatives;
+    for (size_t i = 1; i < candidates_.size(); ++i) {
+      if (scores_.value[candidates_[i]] >= 0.75f * top_score) {
+        alternatives.push_back(candidates_[i]);
+      }
+    }
+    if (static_cast<int>(alternatives.size()) < kMinAlternatives) return top;
+    for (uint32_t p = doc_.nodes[top].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
+      const int inside = static_cast<int>(std::count_if(
+          alternatives.begin(), alternatives.end(), [&](uint32_t a) { return Contains(p, a); }));
+      if (inside >= kMinAlternatives) return p;
+    }
+    return top;
+  }
+
+  uint32_t RaiseWhileParentScoresBetter(uint32_t top) const {
+    float last = scores_.value[top];
+    const float threshold = last / 3;
+    for (uint32_t p = doc_.nodes[top].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
+      if (!scores_.Has(p)) continue;
+      const float score = scores_.value[p];
+      if (score < threshold) break;
+      if (score > last) return p;
+      last = score;
+    }
+    return top;
+  }
+
+  uint32_t RaiseThroughOnlyChildren(uint32_t top) const {
+    for (uint32_t p = doc_.nodes[top].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
+      int children = 0;
+      ForEachChild(doc_, p, [&](uint32_t c) {
+        children += doc_.nodes[c].tag != Tag::kText && !stats_[c].removed;
+      });
+      if (children != 1) break;
+      top = p;
+    }
+    return top;
+  }
+
+  bool ParagraphLooksLikeContent(uint32_t c) const {
+    const NodeStats& st = stats_[c];
+    if (doc_.nodes[c].tag != Tag::kP || st.chars == 0) return false;
+    const double density = st.LinkDensity();
+    if (st.chars > 80) return density < 0.25;
+    if (density > 0) return false;
+    // A short paragraph counts when it reads as a sentence.
+    for (uint32_t i = c + 1; i < doc_.nodes[c].end; ++i) {
+      const std::string_view t = doc_.TextOf(doc_.nodes[i]);
+      if (t.find(". ") != std::string_view::npos || t.ends_with('.')) return true;
+    }
+    return false;
+  }
+
+  std::vector<uint32_t> WithSiblings(uint32_t top) const {
+    const uint32_t parent = doc_.nodes[top].parent;
+    if (!options_.include_siblings) return {top};
+    const float threshold = std::max(10.0f, scores_.value[top] * 0.2f);
+    std::vector<uint32_t> roots;
+    ForEachChild(doc_, parent, [&](uint32_t c) {
+      if (doc_.nodes[c].tag == Tag::kText || stats_[c].removed) return;
+      if (c == top || (scores_.Has(c) && scores_.value[c] >= threshold) ||
+          ParagraphLooksLikeContent(c)) {
+        roots.push_back(c);
+      }
+    });
+    return roots;
+  }
+
+  const Document& doc_;
+  const std::vector<NodeStats>& stats_;
+  const ScoringOptions& options_;
+  Scores& scores_;
+  std::vector<uint32_t> candidates_;
+};
+
+uint32_t FirstMatching(const Document& doc, const std::vector<NodeStats>& stats,
+                       bool (*match)(const Node&)) {
+  const size_t n = doc.nodes.size();
+  for (uint32_t i = 1; i < n;) {
+    if (stats[i].removed) {
+      i = doc.nodes[i].end;
+      continue;
+    }
+    if (match(doc.nodes[i]) && stats[i].chars > 0) return i;
+    ++i;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<uint32_t> SelectByScore(const Document& doc, const std::vector<NodeStats>& stats,
+                                    const ScoringOptions& options, Scores* scores) {
+  return Scorer(doc, stats, options, scores).Select();
+}
+
+uint32_t SelectFallback(const Document& doc, const std::vector<NodeStats>& stats) {
+  using Match = bool (*)(const Node&);
+  const Match chain[] = {
+      [](const Node& n) { return n.tag == Tag::kArticle; },
+      [](const Node& n) { return n.tag == Tag::kMain; },
+      [](const Node& n) { return (n.flags & kRoleMain) != 0; },
+      [](const Node& n) { return (n.flags & kIdContent) != 0; },
+  };
+  for (Match match : chain) {
+    if (const uint32_t found = FirstMatching(doc, stats, match)) return found;
+  }
+  uint32_t best = 0;
+  uint32_t best_chars = 0;
+  for (uint32_t i = 1; i < doc.nodes.size();) {
+    if (stats[i].removed) {
+      i = doc.nodes[i].end;
+      continue;
+    }
+    if (doc.nodes[i].tag != Tag::kText && stats[i].inline_chars > best_chars) {
+      best = i;
+      best_chars = stats[i].inline_chars;
+    }
+    ++i;
+  }
+  if (best != 0) return best;
+  return doc.body;
+}
+
+}  // namespace pagesieve::content
