@@ -38,9 +38,10 @@ enum class ContentKind {
 ContentKind ClassifyContent(std::string_view content_type, std::string_view body);
 
 // Bytes → valid UTF-8. The charset is taken, in this order of precedence,
-// from a byte-order mark, the content type's charset parameter, and (for
-// HTML) a <meta charset> or <meta http-equiv="Content-Type"> in the first
-// 1024 bytes; UTF-8 otherwise. Labels follow the WHATWG Encoding Standard
+// from a byte-order mark, the content type's charset parameter, and (unless
+// the type names a non-HTML text type such as text/plain) a <meta charset>
+// or <meta http-equiv="Content-Type"> in the first 1024 bytes; UTF-8
+// otherwise. Labels follow the WHATWG Encoding Standard
 // (latin1 and ascii mean windows-1252, and so on). Invalid sequences become
 // U+FFFD; an unsupported charset decodes as UTF-8. Never fails.
 std::string DecodeToUtf8(std::string_view body, std::string_view content_type);

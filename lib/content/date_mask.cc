@@ -167,8 +167,9 @@ bool DayMonthYear(Cursor* c) {
   t.Char('.');
   Cursor year = t;
   if (year.Space() && year.Digits(4, &y) == 4 && year.EndsWord()) t = year;
+  if (!t.EndsWord()) return false;
   *c = t;
-  return t.EndsWord() || t.Peek() == ' ' || t.Peek() == ',';
+  return true;
 }
 
 // "5 minutes ago"; the German "vor 5 minuten" is seen from its number.

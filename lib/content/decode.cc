@@ -81,7 +81,9 @@ const Encoding& ChooseEncoding(std::string_view body, std::string_view content_t
   if (const Encoding* bom = EncodingFromBom(body, bom_length)) return *bom;
   const MediaType media = ParseContentType(content_type);
   if (const Encoding* declared = EncodingForLabel(media.charset)) return *declared;
-  if (ClassifyContent(content_type, body) == ContentKind::kHtml) {
+  // <meta> declarations count unless the type says the body is other text.
+  const bool other_text = media.essence.starts_with("text/") && media.essence != "text/html";
+  if (!other_text) {
     if (const Encoding* meta = EncodingFromMeta(body)) return *meta;
   }
   return Utf8Encoding();

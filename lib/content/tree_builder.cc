@@ -188,11 +188,12 @@ void TreeBuilder::CloseImplied(Tag tag) {
     case Tag::kTd:
     case Tag::kTh:
     case Tag::kTr:
-      // A new cell ends the open cell; a new row ends the open row too.
+      // A new cell ends the open cell of its row; a new row ends the open
+      // row of its table (and the cell in it).
       for (size_t i = stack_.size(); i-- > 0;) {
         const Tag open = stack_[i].tag;
-        if (open == Tag::kTable) break;
-        if (open == Tag::kTd || open == Tag::kTh || (tag == Tag::kTr && open == Tag::kTr)) {
+        if (open == Tag::kTable || (tag != Tag::kTr && open == Tag::kTr)) break;
+        if (tag == Tag::kTr ? open == Tag::kTr : (open == Tag::kTd || open == Tag::kTh)) {
           PopThrough(i);
           break;
         }

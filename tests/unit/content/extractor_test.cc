@@ -1,0 +1,273 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "content/content.h"
+
+namespace pagesieve::content {
+namespace {
+
+// A paragraph long enough to count as content.
+std::string Para(const std::string& words) {
+  return "<p>" + words +
+         ", which is a sentence long enough to be scored as real prose by the extractor, and "
+         "it goes on a little, with commas, to look like an article.</p>";
+}
+
+// An article of `n` paragraphs, each starting with "Body<i>".
+std::string Article(int n) {
+  std::string html;
+  for (int i = 0; i < n; ++i) html += Para("Body" + std::to_string(i));
+  return html;
+}
+
+std::string Page(const std::string& body) {
+  return "<html><head><title>Page</title></head><body>" + body + "</body></html>";
+}
+
+std::string TextOf(const std::string& html, ExtractionOptions options = {}) {
+  Extractor extractor(options);
+  return extractor.Extract(html).Text();
+}
+
+bool Contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
+TEST(ExtractorTest, KeepsTheArticleParagraphs) {
+  const std::string text = TextOf(Page("<div>" + Article(4) + "</div>"));
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(Contains(text, "Body" + std::to_string(i))) << text;
+}
+
+TEST(ExtractorTest, BoilerplateElementsAreRemoved) {
+  const char* tags[] = {"nav", "header", "footer", "aside", "form", "noscript", "template",
+                        "button", "select", "iframe"};
+  for (const char* tag : tags) {
+    const std::string html = Page("<" + std::string(tag) + ">Boilerplate words here</" + tag +
+                                  "><div>" + Article(3) + "</div>");
+    const std::string text = TextOf(html);
+    EXPECT_FALSE(Contains(text, "Boilerplate")) << tag << ": " << text;
+    EXPECT_TRUE(Contains(text, "Body0")) << tag;
+  }
+}
+
+TEST(ExtractorTest, BoilerplateInsideTheArticleIsRemovedToo) {
+  const std::string html = Page("<div>" + Article(2) + "<aside>Inner aside text</aside>" +
+                                "<nav>Inner nav text</nav>" + Article(2) + "</div>");
+  const std::string text = TextOf(html);
+  EXPECT_FALSE(Contains(text, "Inner aside")) << text;
+  EXPECT_FALSE(Contains(text, "Inner nav")) << text;
+}
+
+TEST(ExtractorTest, BoilerplateRolesAreRemoved) {
+  for (const char* role : {"navigation", "banner", "complementary", "contentinfo"}) {
+    const std::string html = Page("<div>" + Article(2) + "<div role=\"" + role +
+                                  "\">" + Para("Roled") + "</div>" + Article(2) + "</div>");
+    EXPECT_FALSE(Contains(TextOf(html), "Roled")) << role;
+  }
+}
+
+TEST(ExtractorTest, HiddenElementsAreRemoved) {
+  for (const char* attrs : {"hidden", "aria-hidden=\"true\"", "style=\"display: none\"",
+                            "style='color:red;VISIBILITY:hidden'"}) {
+    const std::string html = Page("<div>" + Article(2) + "<div " + attrs + ">" + Para("Hidden") +
+                                  "</div>" + Article(2) + "</div>");
+    EXPECT_FALSE(Contains(TextOf(html), "Hidden")) << attrs;
+  }
+}
+
+TEST(ExtractorTest, BoilerplateClassAndIdWordsAreRemoved) {
+  for (const char* attrs :
+       {"class=\"site-sidebar\"", "id=\"siteNav\"", "class=\"cookie-banner\"",
+        "class=\"ad-slot\"", "class=\"share-buttons\"", "id=\"newsletter\"",
+        "class=\"related-posts\"", "class=\"breadcrumb\"", "class=\"modal popup\"",
+        "class=\"promo\"", "class=\"social\"", "id=\"comment-form\"", "class=\"topnav\""}) {
+    const std::string html = Page("<div>" + Article(3) + "<div " + attrs + ">" + Para("Junk") +
+                                  "</div>" + Article(2) + "</div>");
+    EXPECT_FALSE(Contains(TextOf(html), "Junk")) << attrs;
+  }
+}
+
+TEST(ExtractorTest, ClassWordsMatchWholeWordsNotSubstrings) {
+  // "ad" inside "heading"/"download"/"shadow" and "nav" inside "canvas" are not boilerplate.
+  for (const char* attrs : {"class=\"heading\"", "class=\"download\"", "class=\"shadowed\"",
+                            "class=\"canvas-block\"", "id=\"leader\""}) {
+    const std::string html =
+        Page("<div>" + Article(2) + "<div " + attrs + ">" + Para("Kept") + "</div></div>");
+    EXPECT_TRUE(Contains(TextOf(html), "Kept")) << attrs;
+  }
+}
+
+TEST(ExtractorTest, LinkDenseBlocksAreRemoved) {
+  std::string links = "<div>";
+  for (int i = 0; i < 10; ++i) links += "<a href=\"/x\">Link number " + std::to_string(i) + "</a> ";
+  links += "|</div>";
+  const std::string html = Page("<div>" + Article(3) + links + Article(1) + "</div>");
+  const std::string text = TextOf(html);
+  EXPECT_FALSE(Contains(text, "Link number")) << text;
+}
+
+TEST(ExtractorTest, ProseWithSomeLinksIsKept) {
+  const std::string html = Page(
+      "<div>" + Article(3) +
+      "<p>Linked prose with <a href=\"/a\">one link</a> inside a paragraph that is otherwise "
+      "plain text, long enough to matter, with commas, and more words.</p></div>");
+  EXPECT_TRUE(Contains(TextOf(html), "Linked prose with one link inside")) << TextOf(html);
+}
+
+TEST(ExtractorTest, TheLinkDensityThresholdIsConfigurable) {
+  // A block that is 60% link text: kept at the default 0.8, removed at 0.5.
+  const std::string block =
+      "<div class=\"x\"><a href=\"/a\">Sixty percent of this block is a link text</a> and the "
+      "remaining forty percent is not.</div>";
+  const std::string html = Page("<div>" + Article(3) + block + "</div>");
+  ExtractionOptions strict;
+  strict.link_density_max = 0.5;
+  EXPECT_TRUE(Contains(TextOf(html), "Sixty percent"));
+  EXPECT_FALSE(Contains(TextOf(html, strict), "Sixty percent"));
+}
+
+TEST(ExtractorTest, PicksTheBlockWithTheProseOverShortTeasers) {
+  std::string teasers = "<div class=\"teasers\">";
+  for (int i = 0; i < 6; ++i) teasers += "<div><h3>Teaser " + std::to_string(i) + "</h3></div>";
+  teasers += "</div>";
+  const std::string html = Page(teasers + "<div class=\"story\">" + Article(5) + "</div>");
+  const std::string text = TextOf(html);
+  EXPECT_TRUE(Contains(text, "Body4"));
+  EXPECT_FALSE(Contains(text, "Teaser")) << text;
+}
+
+TEST(ExtractorTest, HeadingsAndParagraphsKeepTheirKindAndOrder) {
+  Extractor extractor;
+  const MainContent content = extractor.Extract(
+      Page("<article><h1>Main  title</h1>" + Para("First") + "<h2>Section</h2>" + Para("Second") +
+           "</article>"));
+  ASSERT_EQ(content.blocks.size(), 4u) << content.Text();
+  EXPECT_EQ(content.blocks[0].kind, TextBlock::Kind::kHeading);
+  EXPECT_EQ(content.blocks[0].text, "Main title");
+  EXPECT_EQ(content.blocks[1].kind, TextBlock::Kind::kParagraph);
+  EXPECT_TRUE(content.blocks[1].text.starts_with("First,"));
+  EXPECT_EQ(content.blocks[2].kind, TextBlock::Kind::kHeading);
+  EXPECT_EQ(content.blocks[2].text, "Section");
+  EXPECT_TRUE(content.blocks[3].text.starts_with("Second,"));
+}
+
+TEST(ExtractorTest, LineBreaksSeparateBlocksAndInlineTagsDoNot) {
+  Extractor extractor;
+  const MainContent content = extractor.Extract(
+      Page("<div>" + Article(3) + "<p>One <b>bold</b>word<br>next line</p></div>"));
+  ASSERT_GE(content.blocks.size(), 2u);
+  EXPECT_EQ(content.blocks[content.blocks.size() - 2].text, "One boldword");
+  EXPECT_EQ(content.blocks.back().text, "next line");
+}
+
+TEST(ExtractorTest, TextJoinsBlocksWithBlankLines) {
+  MainContent content;
+  content.blocks = {{TextBlock::Kind::kHeading, "H"}, {TextBlock::Kind::kParagraph, "P"}};
+  EXPECT_EQ(content.Text(), "H\n\nP");
+  EXPECT_EQ(MainContent{}.Text(), "");
+}
+
+TEST(ExtractorTest, WithoutScoredProseFallsBackToArticleMainRoleAndContentId) {
+  const char* wrappers[][2] = {{"<article>", "</article>"},
+                               {"<main>", "</main>"},
+                               {"<div role=\"main\">", "</div>"},
+                               {"<div id=\"content\">", "</div>"}};
+  for (const auto& w : wrappers) {
+    const std::string html =
+        Page("<div>Other short bit</div>" + std::string(w[0]) + "Short main bit" + w[1]);
+    const std::string text = TextOf(html);
+    EXPECT_TRUE(Contains(text, "Short main bit")) << w[0] << ": " << text;
+    EXPECT_FALSE(Contains(text, "Other short bit")) << w[0] << ": " << text;
+  }
+}
+
+TEST(ExtractorTest, WithoutAnyHintFallsBackToTheLargestTextBlock) {
+  const std::string text = TextOf(Page("<div>tiny</div><div>the largest of the short ones</div>"));
+  EXPECT_EQ(text, "the largest of the short ones");
+}
+
+TEST(ExtractorTest, BareTextFallsBackToTheBody) {
+  EXPECT_EQ(TextOf("just words"), "just words");
+}
+
+TEST(ExtractorTest, ContentInsideABoilerplateClassIsFoundByTheRelaxedPass) {
+  // The only prose sits in a "sidebar": the strict pass finds nothing.
+  const std::string text = TextOf(Page("<div class=\"sidebar\">" + Article(5) + "</div>"));
+  EXPECT_TRUE(Contains(text, "Body0"));
+  EXPECT_TRUE(Contains(text, "Body4"));
+}
+
+TEST(ExtractorTest, APageWrappedInAFormIsStillExtracted) {
+  const std::string text =
+      TextOf(Page("<form id=\"aspnetForm\"><div>" + Article(12) + "</div></form>"));
+  EXPECT_TRUE(Contains(text, "Body11")) << text;
+}
+
+TEST(ExtractorTest, CommentSectionsAreRemoved) {
+  const std::string html = Page("<div>" + Article(4) + "</div><div id=\"comments\">" +
+                                Para("Commenter") + Para("Commenter2") + "</div>");
+  EXPECT_FALSE(Contains(TextOf(html), "Commenter"));
+}
+
+TEST(ExtractorTest, TitlePrefersOgTitle) {
+  Extractor extractor;
+  const MainContent content = extractor.Extract(
+      "<head><title>Site | Other</title><meta property=\"og:title\" content=\"The &amp; Title\">"
+      "</head><body>" + Article(2));
+  EXPECT_EQ(content.title, "The & Title");
+}
+
+TEST(ExtractorTest, TitleDropsTheSiteNameSuffix) {
+  Extractor extractor;
+  EXPECT_EQ(extractor.Extract("<title>A long article title | Site</title>" + Article(2)).title,
+            "A long article title");
+  EXPECT_EQ(extractor.Extract("<title>Site - A long article title</title>" + Article(2)).title,
+            "A long article title");
+  EXPECT_EQ(extractor.Extract("<title>Short | Site</title>" + Article(2)).title, "Short | Site");
+}
+
+TEST(ExtractorTest, TitleFallsBackToTheFirstH1) {
+  Extractor extractor;
+  EXPECT_EQ(extractor.Extract("<body><nav><h1>Menu</h1></nav><h1> The  h1 </h1>" + Article(2)).title,
+            "The h1");
+}
+
+TEST(ExtractorTest, EmptyAndGarbageInputGiveEmptyContent) {
+  Extractor extractor;
+  EXPECT_TRUE(extractor.Extract("").blocks.empty());
+  EXPECT_TRUE(extractor.Extract("<html><body></body></html>").blocks.empty());
+  EXPECT_TRUE(extractor.Extract("<script>only script</script>").blocks.empty());
+}
+
+TEST(ExtractorTest, ReusingAnExtractorGivesTheSameResultAsAFreshOne) {
+  const std::string a = Page("<div>" + Article(5) + "</div>");
+  const std::string b = Page("<nav>n</nav><article>" + Article(2) + "</article>");
+  Extractor reused;
+  reused.Extract(a);
+  const MainContent again = reused.Extract(b);
+  Extractor fresh;
+  EXPECT_EQ(again.Text(), fresh.Extract(b).Text());
+  EXPECT_EQ(again.title, fresh.Extract(b).title);
+}
+
+TEST(ExtractorTest, DeeplyNestedPageIsExtracted) {
+  std::string html = "<body>";
+  for (int i = 0; i < 100000; ++i) html += "<div>";
+  html += Article(3);
+  Extractor extractor;
+  const std::string text = extractor.Extract(html).Text();
+  EXPECT_TRUE(Contains(text, "Body2"));
+}
+
+TEST(ExtractorTest, MultiMegabytePageIsExtracted) {
+  const std::string html = Page("<div>" + Article(25000) + "</div>");  // ~4 MB
+  ASSERT_GT(html.size(), 3u << 20);
+  Extractor extractor;
+  const MainContent content = extractor.Extract(html);
+  EXPECT_EQ(content.blocks.size(), 25000u);
+}
+
+}  // namespace
+}  // namespace pagesieve::content
