@@ -36,6 +36,25 @@ struct NearMatch {
   EventTime last_seen{};
 };
 
+// Figures about one shard for operators (metrics, status pages).
+struct ShardStats {
+  EventTime watermark{};
+  std::optional<Offset> checkpointed_offset;
+  int fingerprint_version = 0;
+  // RocksDB's estimates of stored entries: they include expired entries not
+  // yet removed by compaction.
+  uint64_t url_entries = 0;
+  uint64_t exact_entries = 0;
+  uint64_t near_entries = 0;
+  int near_tables = 0;            // SimHash tables (keys per near entry)
+  uint64_t disk_bytes = 0;        // live SST files
+  uint64_t memtable_bytes = 0;    // from the shared write-buffer budget
+  uint64_t pending_writes = 0;    // keys written since the last checkpoint
+  uint64_t bloom_memory_bytes = 0;
+  double bloom_fill_ratio = 0;
+  double bloom_false_positive_rate = 0;  // estimated from the fill ratio
+};
+
 // Lookups of the record at (partition, offset) ignore entries created by
 // later records of the same partition: when state is ahead of the input (a
 // replay), the record sees what it saw the first time. An empty filter
@@ -102,6 +121,15 @@ class Shard {
   virtual Status Checkpoint(Offset next_offset) = 0;
   // The next_offset of the last durable checkpoint; empty for a new shard.
   virtual std::optional<Offset> checkpointed_offset() const = 0;
+
+  // Operator figures. The default knows only what the interface does, so
+  // other implementations (test fakes) need not provide it.
+  virtual ShardStats Stats() const {
+    ShardStats stats;
+    stats.watermark = watermark();
+    stats.checkpointed_offset = checkpointed_offset();
+    return stats;
+  }
 };
 
 }  // namespace pagesieve::store

@@ -1,0 +1,161 @@
+#include "store/codec.h"
+
+namespace pagesieve::store {
+namespace {
+
+uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+
+void PutString(std::string* out, std::string_view s) {
+  PutVarint64(out, s.size());
+  out->append(s);
+}
+
+bool GetString(std::string_view* in, std::string* s) {
+  uint64_t n = 0;
+  if (!GetVarint64(in, &n) || n > in->size() || n > kMaxOriginField) return false;
+  s->assign(in->data(), n);
+  in->remove_prefix(n);
+  return true;
+}
+
+bool GetTime(std::string_view* in, EventTime* t) {
+  if (in->size() < 8) return false;
+  *t = EventTimeFromMillis(static_cast<int64_t>(DecodeFixed64(in->data())));
+  in->remove_prefix(8);
+  return true;
+}
+
+void PutTime(std::string* out, EventTime t) { PutFixed64(out, static_cast<uint64_t>(ToMillis(t))); }
+
+Status Malformed(std::string_view what) {
+  return Status::Corruption("malformed " + std::string(what) + " value in the shard");
+}
+
+}  // namespace
+
+void PutFixed64(std::string* out, uint64_t v) {
+  char buf[8];
+  for (int i = 0; i < 8; ++i) buf[i] = static_cast<char>(v >> (56 - 8 * i));
+  out->append(buf, 8);
+}
+
+uint64_t DecodeFixed64(const char* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
+void PutVarint64(std::string* out, uint64_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+bool GetVarint64(std::string_view* in, uint64_t* v) {
+  uint64_t result = 0;
+  for (int shift = 0; shift <= 63 && !in->empty(); shift += 7) {
+    const auto byte = static_cast<uint8_t>(in->front());
+    in->remove_prefix(1);
+    if (shift == 63 && byte > 1) return false;  // more than 64 bits
+    result |= uint64_t{byte & 0x7fu} << shift;
+    if ((byte & 0x80) == 0) {
+      *v = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool PeekLastSeen(std::string_view value, int64_t* last_seen_ms) {
+  if (value.size() < 8) return false;
+  *last_seen_ms = static_cast<int64_t>(DecodeFixed64(value.data()));
+  return true;
+}
+
+Status CheckOrigin(const Origin& origin) {
+  if (origin.event_id.size() > kMaxOriginField || origin.url.size() > kMaxOriginField) {
+    return Status::InvalidArgument("origin event id or URL longer than " +
+                                   std::to_string(kMaxOriginField) + " bytes");
+  }
+  return Status::Ok();
+}
+
+void EncodeOrigin(const Origin& o, std::string* out) {
+  PutVarint64(out, ZigZag(ToMillis(o.event_time)));
+  PutVarint64(out, ZigZag(o.partition.value()));
+  PutVarint64(out, ZigZag(o.offset.value()));
+  PutString(out, o.event_id);
+  PutString(out, o.url);
+}
+
+bool DecodeOrigin(std::string_view* in, Origin* o) {
+  uint64_t time = 0, partition = 0, offset = 0;
+  if (!GetVarint64(in, &time) || !GetVarint64(in, &partition) || !GetVarint64(in, &offset)) {
+    return false;
+  }
+  const int64_t p = UnZigZag(partition);
+  if (p < INT32_MIN || p > INT32_MAX) return false;
+  o->event_time = EventTimeFromMillis(UnZigZag(time));
+  o->partition = PartitionId(static_cast<int32_t>(p));
+  o->offset = Offset(UnZigZag(offset));
+  return GetString(in, &o->event_id) && GetString(in, &o->url);
+}
+
+std::string EncodeUrlValue(const UrlEntry& e) {
+  std::string out;
+  out.reserve(40 + e.origin.event_id.size() + e.origin.url.size());
+  PutTime(&out, e.last_seen);
+  out.append(e.content.View());
+  EncodeOrigin(e.origin, &out);
+  return out;
+}
+
+StatusOr<UrlEntry> DecodeUrlValue(std::string_view in) {
+  UrlEntry e;
+  if (!GetTime(&in, &e.last_seen) || in.size() < 16) return Malformed("url");
+  e.content = Digest128::FromView(in.substr(0, 16));
+  in.remove_prefix(16);
+  if (!DecodeOrigin(&in, &e.origin) || !in.empty()) return Malformed("url");
+  return e;
+}
+
+std::string EncodeContentValue(const ContentEntry& e) {
+  std::string out;
+  out.reserve(24 + e.origin.event_id.size() + e.origin.url.size());
+  PutTime(&out, e.last_seen);
+  EncodeOrigin(e.origin, &out);
+  return out;
+}
+
+StatusOr<ContentEntry> DecodeContentValue(std::string_view in) {
+  ContentEntry e;
+  if (!GetTime(&in, &e.last_seen) || !DecodeOrigin(&in, &e.origin) || !in.empty()) {
+    return Malformed("exact");
+  }
+  return e;
+}
+
+std::string EncodeNearValue(const NearEntry& e) {
+  std::string out;
+  out.reserve(32 + e.origin.event_id.size() + e.origin.url.size());
+  PutTime(&out, e.last_seen);
+  PutTime(&out, e.tables_refreshed);
+  EncodeOrigin(e.origin, &out);
+  return out;
+}
+
+StatusOr<NearEntry> DecodeNearValue(std::string_view in) {
+  NearEntry e;
+  if (!GetTime(&in, &e.last_seen) || !GetTime(&in, &e.tables_refreshed) ||
+      !DecodeOrigin(&in, &e.origin) || !in.empty()) {
+    return Malformed("near");
+  }
+  return e;
+}
+
+}  // namespace pagesieve::store

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status_or.h"
+#include "common/types.h"
+#include "store/origin.h"
+#include "store/shard.h"
+
+namespace pagesieve::store {
+
+// The byte layouts of stored values (docs/state-store.md). Every entry value
+// begins with its last_seen time as 8 big-endian bytes, so the compaction
+// filter can judge expiry without decoding the rest. Decoders never trust
+// their input: a short or malformed value is a Corruption status.
+
+// Origins larger than this are refused on insert (a URL or event id this long
+// is hostile input, not a page).
+inline constexpr size_t kMaxOriginField = 64 * 1024;
+
+void PutFixed64(std::string* out, uint64_t v);  // big-endian
+uint64_t DecodeFixed64(const char* p);          // big-endian
+void PutVarint64(std::string* out, uint64_t v);
+bool GetVarint64(std::string_view* in, uint64_t* v);
+
+// The leading last_seen of an entry value; false when the value is too short.
+bool PeekLastSeen(std::string_view value, int64_t* last_seen_ms);
+
+Status CheckOrigin(const Origin& origin);
+void EncodeOrigin(const Origin& origin, std::string* out);
+bool DecodeOrigin(std::string_view* in, Origin* origin);
+
+// url: [last_seen 8][content digest 16][origin]
+std::string EncodeUrlValue(const UrlEntry& entry);
+StatusOr<UrlEntry> DecodeUrlValue(std::string_view value);
+
+// exact: [last_seen 8][origin]
+std::string EncodeContentValue(const ContentEntry& entry);
+StatusOr<ContentEntry> DecodeContentValue(std::string_view value);
+
+// near: [last_seen 8][tables_refreshed 8][origin]. tables_refreshed is the
+// last_seen written into the entry's table keys (see near_store.h).
+struct NearEntry {
+  Origin origin;
+  EventTime last_seen{};
+  EventTime tables_refreshed{};
+};
+std::string EncodeNearValue(const NearEntry& entry);
+StatusOr<NearEntry> DecodeNearValue(std::string_view value);
+
+}  // namespace pagesieve::store

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <rocksdb/compaction_filter.h>
+
+#include <memory>
+#include <string>
+
+#include "common/types.h"
+#include "store/expiry.h"
+
+namespace pagesieve::store {
+
+// A compaction filter factory that removes entries whose leading last_seen
+// (codec.h) is dead at the durable watermark for `ttl + grace`. `grace` is
+// for the SimHash table keys, whose stored time may trail the entry's real
+// last_seen by up to that much (near_store.h). Each compaction reads the
+// watermark once, when its filter is created. Values too short to hold a
+// time are kept: compaction never removes what it does not understand.
+std::shared_ptr<rocksdb::CompactionFilterFactory> NewExpiryFilterFactory(
+    std::shared_ptr<const DurableWatermark> watermark, Duration ttl, Duration grace,
+    std::string name);
+
+}  // namespace pagesieve::store

@@ -1,0 +1,48 @@
+#include "store/keys.h"
+
+#include <openssl/sha.h>
+
+#include <cstring>
+
+namespace pagesieve::store {
+namespace {
+
+void PutId(uint64_t id, char* out) {
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>(id >> (56 - 8 * i));
+}
+
+}  // namespace
+
+uint64_t ScopeId(std::string_view scope) {
+  // The tag keeps scope ids apart from any other SHA-256 use of the same text.
+  static constexpr std::string_view kTag("pagesieve.scope\n");
+  std::string text;
+  text.reserve(kTag.size() + scope.size());
+  text.append(kTag).append(scope);
+  unsigned char md[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), md);
+  uint64_t id = 0;
+  for (int i = 0; i < 8; ++i) id = (id << 8) | md[i];
+  return id;
+}
+
+uint64_t ScopeIdCache::Get(std::string_view scope) {
+  if (!valid_ || scope != scope_) {
+    scope_.assign(scope);
+    id_ = ScopeId(scope);
+    valid_ = true;
+  }
+  return id_;
+}
+
+EntryKey::EntryKey(uint64_t scope_id, const Digest128& digest) : size_(24) {
+  PutId(scope_id, bytes_.data());
+  std::memcpy(bytes_.data() + 8, digest.bytes.data(), 16);
+}
+
+EntryKey::EntryKey(uint64_t scope_id, uint64_t simhash) : size_(16) {
+  PutId(scope_id, bytes_.data());
+  PutId(simhash, bytes_.data() + 8);
+}
+
+}  // namespace pagesieve::store

@@ -1,0 +1,102 @@
+#include "store/rocks_options.h"
+
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/slice_transform.h>
+#include <rocksdb/table.h>
+
+#include "store/expiry_filter.h"
+#include "store/near_store.h"
+
+namespace pagesieve::store {
+namespace {
+
+constexpr double kFilterBitsPerKey = 10;  // ~1% false positives per SST probe
+constexpr uint64_t kEntryBuffer = 64ull << 20;
+
+rocksdb::BlockBasedTableOptions TableOptions(const StateEnv::Resources& r, bool filter,
+                                             bool whole_key) {
+  rocksdb::BlockBasedTableOptions t;
+  t.block_cache = r.block_cache;
+  // Index and filter blocks count against the shared cache, so memory stays
+  // bounded by it however many shards a process opens.
+  t.cache_index_and_filter_blocks = true;
+  t.cache_index_and_filter_blocks_with_high_priority = true;
+  t.pin_l0_filter_and_index_blocks_in_cache = true;
+  t.format_version = 5;
+  if (filter) t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(kFilterBitsPerKey));
+  t.whole_key_filtering = whole_key;
+  return t;
+}
+
+rocksdb::ColumnFamilyOptions Base(const StateEnv::Resources& r, bool filter, bool whole_key) {
+  rocksdb::ColumnFamilyOptions o;
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(TableOptions(r, filter, whole_key)));
+  o.compression = rocksdb::kLZ4Compression;
+  o.bottommost_compression = rocksdb::kZSTD;
+  o.level_compaction_dynamic_level_bytes = true;
+  return o;
+}
+
+// An entry store: point lookups, most of them misses, so whole-key Bloom
+// filters in every SST and in the memtable.
+rocksdb::ColumnFamilyOptions EntryCf(const StateEnv::Resources& r, Duration ttl, Duration grace,
+                                     const std::shared_ptr<const DurableWatermark>& wm,
+                                     const char* name) {
+  rocksdb::ColumnFamilyOptions o = Base(r, true, true);
+  o.write_buffer_size = kEntryBuffer;
+  o.memtable_prefix_bloom_size_ratio = 0.02;
+  o.memtable_whole_key_filtering = true;
+  o.compaction_filter_factory = NewExpiryFilterFactory(wm, ttl, grace, name);
+  // Reclaim expired entries even where nothing else triggers a compaction.
+  o.periodic_compaction_seconds = 24 * 3600;
+  return o;
+}
+
+// SimHash table keys: prefix scans only, so a prefix extractor covering
+// exactly scope, table and prefix bits, and Bloom filters over prefixes.
+rocksdb::ColumnFamilyOptions TablesCf(const StateEnv::Resources& r, const NearLayout& layout,
+                                      Duration ttl,
+                                      const std::shared_ptr<const DurableWatermark>& wm) {
+  rocksdb::ColumnFamilyOptions o = EntryCf(r, ttl, NearTableGrace(ttl), wm, "near_tables");
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(TableOptions(r, true, false)));
+  o.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(layout.probe_prefix_size()));
+  o.memtable_whole_key_filtering = false;
+  return o;
+}
+
+}  // namespace
+
+rocksdb::DBOptions MakeDbOptions(const StateEnv::Resources& r) {
+  rocksdb::DBOptions o;
+  o.create_if_missing = true;
+  o.create_missing_column_families = true;
+  o.write_buffer_manager = r.write_buffers;
+  // Every flush covers the same batches in all column families, so even a
+  // lost WAL could only cost whole checkpoints (docs/state-store.md).
+  o.atomic_flush = true;
+  o.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  o.max_background_jobs = r.options.background_threads;
+  o.max_total_wal_size = 256ull << 20;
+  o.keep_log_file_num = 3;
+  o.max_log_file_size = 8ull << 20;
+  o.stats_dump_period_sec = 0;
+  o.stats_persist_period_sec = 0;
+  return o;
+}
+
+std::vector<rocksdb::ColumnFamilyDescriptor> MakeColumnFamilies(
+    const StateEnv::Resources& r, const ShardOptions& s, const NearLayout& layout,
+    const std::shared_ptr<const DurableWatermark>& wm) {
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs(kNumCfs);
+  rocksdb::ColumnFamilyOptions small = Base(r, false, false);
+  small.write_buffer_size = 4ull << 20;
+  cfs[kMetaCf] = {CfName(kMetaCf), small};
+  cfs[kUrlCf] = {CfName(kUrlCf), EntryCf(r, s.url_ttl, Duration(0), wm, "url")};
+  cfs[kExactCf] = {CfName(kExactCf), EntryCf(r, s.exact_ttl, Duration(0), wm, "exact")};
+  cfs[kNearCf] = {CfName(kNearCf), EntryCf(r, s.near_ttl, Duration(0), wm, "near")};
+  cfs[kNearTablesCf] = {CfName(kNearTablesCf), TablesCf(r, layout, s.near_ttl, wm)};
+  cfs[kBloomCf] = {CfName(kBloomCf), small};
+  return cfs;
+}
+
+}  // namespace pagesieve::store

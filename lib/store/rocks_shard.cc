@@ -1,0 +1,169 @@
+#include "store/rocks_shard.h"
+
+#include "store/shard_meta.h"
+
+namespace pagesieve::store {
+namespace {
+
+// With state.sync = false, the WAL is synced (and the watermark handed to
+// compaction) once per this many checkpoints.
+constexpr uint64_t kCheckpointsPerWalSync = 64;
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv::Resources> env,
+                                                  const std::string& dir,
+                                                  const ShardOptions& options) {
+  PS_RETURN_IF_ERROR(ValidateShardOptions(options));
+  PS_ASSIGN_OR_RETURN(NearLayout layout,
+                      NearLayout::Create(options.near_max_distance, options.near_tables));
+  auto durable = std::make_shared<DurableWatermark>();
+  PS_ASSIGN_OR_RETURN(
+      std::unique_ptr<ShardDb> db,
+      ShardDb::Open(dir, MakeDbOptions(*env), MakeColumnFamilies(*env, options, layout, durable),
+                    env->options.sync));
+  ShardIdentity identity;
+  identity.fingerprint_version = options.fingerprint_version;
+  identity.near_max_distance = layout.max_distance();
+  identity.near_blocks = layout.blocks();
+  PS_RETURN_IF_ERROR(CheckOrCreateIdentity(db.get(), identity));
+  PS_ASSIGN_OR_RETURN(ShardProgress progress, LoadProgress(db.get()));
+  durable->Publish(ToMillis(progress.watermark));
+  std::unique_ptr<RocksShard> shard(
+      new RocksShard(std::move(env), options, layout, std::move(durable), std::move(db)));
+  shard->watermark_ = progress.watermark;
+  shard->checkpointed_ = progress.next_offset;
+  return std::unique_ptr<Shard>(std::move(shard));
+}
+
+RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
+                       const NearLayout& layout, std::shared_ptr<DurableWatermark> durable,
+                       std::unique_ptr<ShardDb> db)
+    : env_(std::move(env)),
+      options_(options),
+      layout_(layout),
+      durable_(std::move(durable)),
+      db_(std::move(db)),
+      url_(db_.get(), options_.url_ttl, &watermark_),
+      exact_(db_.get(), options_.exact_ttl, &watermark_),
+      near_(db_.get(), &layout_, options_.near_ttl, &watermark_) {}
+
+void RocksShard::ObserveEventTime(EventTime t) {
+  if (t > watermark_) watermark_ = t;
+}
+
+StatusOr<UrlLookup> RocksShard::LookupUrl(std::string_view scope, const Digest128& url,
+                                          const OriginFilter& filter) {
+  PS_RETURN_IF_ERROR(error_);
+  return url_.Lookup(scopes_.Get(scope), url, filter);
+}
+
+Status RocksShard::RecordUrl(std::string_view scope, const Digest128& url, const Origin& origin,
+                             EventTime t, const Digest128& content) {
+  PS_RETURN_IF_ERROR(error_);
+  return url_.Record(scopes_.Get(scope), url, origin, t, content);
+}
+
+StatusOr<std::optional<ContentEntry>> RocksShard::LookupContent(std::string_view scope,
+                                                                const Digest128& content,
+                                                                const OriginFilter& filter) {
+  PS_RETURN_IF_ERROR(error_);
+  return exact_.Lookup(scopes_.Get(scope), content, filter);
+}
+
+Status RocksShard::InsertContent(std::string_view scope, const Digest128& content,
+                                 const Origin& origin) {
+  PS_RETURN_IF_ERROR(error_);
+  return exact_.Insert(scopes_.Get(scope), content, origin);
+}
+
+Status RocksShard::TouchContent(std::string_view scope, const Digest128& content, EventTime t) {
+  PS_RETURN_IF_ERROR(error_);
+  return exact_.Touch(scopes_.Get(scope), content, t);
+}
+
+StatusOr<std::optional<NearMatch>> RocksShard::FindNear(std::string_view scope, uint64_t simhash,
+                                                        int max_distance,
+                                                        const OriginFilter& filter) {
+  PS_RETURN_IF_ERROR(error_);
+  return near_.Find(scopes_.Get(scope), simhash, max_distance, filter);
+}
+
+Status RocksShard::InsertNear(std::string_view scope, uint64_t simhash, const Origin& origin) {
+  PS_RETURN_IF_ERROR(error_);
+  return near_.Insert(scopes_.Get(scope), simhash, origin);
+}
+
+Status RocksShard::TouchNear(std::string_view scope, uint64_t simhash, EventTime t) {
+  PS_RETURN_IF_ERROR(error_);
+  return near_.Touch(scopes_.Get(scope), simhash, t);
+}
+
+Status RocksShard::Checkpoint(Offset next_offset) {
+  PS_RETURN_IF_ERROR(error_);
+  StageProgress(db_.get(), watermark_, next_offset);
+  Status s = db_->Commit();
+  if (!s.ok()) {
+    error_ = s.WithContext("checkpoint failed; reopen the shard to resume from the last one");
+    return error_;
+  }
+  near_.OnCommit();
+  checkpointed_ = next_offset;
+  s = PublishDurableWatermark();
+  if (!s.ok()) error_ = s;
+  return s;
+}
+
+Status RocksShard::PublishDurableWatermark() {
+  if (!env_->options.sync && ++unsynced_ < kCheckpointsPerWalSync) return Status::Ok();
+  if (!env_->options.sync) {
+    PS_RETURN_IF_ERROR(db_->SyncWal());
+    unsynced_ = 0;
+  }
+  durable_->Publish(ToMillis(watermark_));
+  return Status::Ok();
+}
+
+Status RocksShard::CompactAll() {
+  PS_RETURN_IF_ERROR(error_);
+  rocksdb::CompactRangeOptions options;
+  options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  for (int cf = 0; cf < kNumCfs; ++cf) {
+    PS_RETURN_IF_ERROR(FromRocks(
+        db_->db()->CompactRange(options, db_->handle(static_cast<Cf>(cf)), nullptr, nullptr),
+        "shard " + db_->dir() + ": compaction"));
+  }
+  return Status::Ok();
+}
+
+StatusOr<uint64_t> RocksShard::CountKeys(Cf cf) {
+  rocksdb::ReadOptions options;
+  options.total_order_seek = true;  // across prefixes, ignoring the prefix extractor
+  std::unique_ptr<rocksdb::Iterator> it(db_->db()->NewIterator(options, db_->handle(cf)));
+  uint64_t n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+  PS_RETURN_IF_ERROR(FromRocks(it->status(), "shard " + db_->dir() + ": count"));
+  return n;
+}
+
+ShardStats RocksShard::Stats() const {
+  ShardStats stats = Shard::Stats();
+  stats.fingerprint_version = options_.fingerprint_version;
+  stats.near_tables = layout_.tables();
+  stats.pending_writes = db_->pending_writes();
+  rocksdb::DB* db = db_->db();
+  auto property = [&](Cf cf, const char* name) {
+    uint64_t v = 0;
+    return db->GetIntProperty(db_->handle(cf), name, &v) ? v : 0;
+  };
+  stats.url_entries = property(kUrlCf, "rocksdb.estimate-num-keys");
+  stats.exact_entries = property(kExactCf, "rocksdb.estimate-num-keys");
+  stats.near_entries = property(kNearCf, "rocksdb.estimate-num-keys");
+  for (int cf = 0; cf < kNumCfs; ++cf) {
+    stats.disk_bytes += property(static_cast<Cf>(cf), "rocksdb.live-sst-files-size");
+    stats.memtable_bytes += property(static_cast<Cf>(cf), "rocksdb.size-all-mem-tables");
+  }
+  return stats;
+}
+
+}  // namespace pagesieve::store

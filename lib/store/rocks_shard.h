@@ -1,0 +1,88 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "store/exact_store.h"
+#include "store/expiry.h"
+#include "store/keys.h"
+#include "store/near_store.h"
+#include "store/rocks_options.h"
+#include "store/shard.h"
+#include "store/shard_db.h"
+#include "store/shard_options.h"
+#include "store/simhash_tables.h"
+#include "store/url_store.h"
+
+namespace pagesieve::store {
+
+// The Shard on RocksDB (docs/state-store.md): one instance per partition,
+// one column family per store, writes buffered in ShardDb's overlay until
+// Checkpoint() commits them with the watermark and the offset.
+//
+// Not thread-safe (see Shard). After a failed checkpoint every call returns
+// that error: the in-memory state is ahead of the durable one, and only
+// reopening (back at the last checkpoint) is safe.
+class RocksShard final : public Shard {
+ public:
+  static StatusOr<std::unique_ptr<Shard>> Open(std::shared_ptr<const StateEnv::Resources> env,
+                                               const std::string& dir, const ShardOptions& options);
+
+  EventTime watermark() const override { return watermark_; }
+  void ObserveEventTime(EventTime t) override;
+
+  StatusOr<UrlLookup> LookupUrl(std::string_view scope, const Digest128& url,
+                                const OriginFilter& filter) override;
+  Status RecordUrl(std::string_view scope, const Digest128& url, const Origin& origin, EventTime t,
+                   const Digest128& content) override;
+
+  StatusOr<std::optional<ContentEntry>> LookupContent(std::string_view scope,
+                                                      const Digest128& content,
+                                                      const OriginFilter& filter) override;
+  Status InsertContent(std::string_view scope, const Digest128& content,
+                       const Origin& origin) override;
+  Status TouchContent(std::string_view scope, const Digest128& content, EventTime t) override;
+
+  StatusOr<std::optional<NearMatch>> FindNear(std::string_view scope, uint64_t simhash,
+                                              int max_distance,
+                                              const OriginFilter& filter) override;
+  Status InsertNear(std::string_view scope, uint64_t simhash, const Origin& origin) override;
+  Status TouchNear(std::string_view scope, uint64_t simhash, EventTime t) override;
+
+  Status Checkpoint(Offset next_offset) override;
+  std::optional<Offset> checkpointed_offset() const override { return checkpointed_; }
+  ShardStats Stats() const override;
+
+  // Maintenance and diagnostics, outside the Shard interface.
+  // Compacts every column family fully, removing what is dead at the durable
+  // watermark now rather than whenever RocksDB gets to it.
+  Status CompactAll();
+  // Keys physically stored (checkpointed) in one column family: expired
+  // entries not yet compacted away included. Reads the whole family.
+  StatusOr<uint64_t> CountKeys(Cf cf);
+
+ private:
+  RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
+             const NearLayout& layout, std::shared_ptr<DurableWatermark> durable,
+             std::unique_ptr<ShardDb> db);
+  // Lets compaction remove what is dead at the watermark just committed,
+  // once that watermark cannot be lost (see expiry.h).
+  Status PublishDurableWatermark();
+
+  std::shared_ptr<const StateEnv::Resources> env_;
+  const ShardOptions options_;
+  const NearLayout layout_;
+  std::shared_ptr<DurableWatermark> durable_;
+  std::unique_ptr<ShardDb> db_;
+  EventTime watermark_{};
+  std::optional<Offset> checkpointed_;
+  ScopeIdCache scopes_;
+  UrlStore url_;
+  ExactStore exact_;
+  NearStore near_;
+  Status error_;           // sticky, set by a failed checkpoint
+  uint64_t unsynced_ = 0;  // checkpoints since the WAL was last synced (sync = false)
+};
+
+}  // namespace pagesieve::store

@@ -1,0 +1,146 @@
+#include "store/shard_db.h"
+
+#include <rocksdb/write_batch.h>
+
+namespace pagesieve::store {
+namespace {
+
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+
+// RocksDB reports a held LOCK file as an IO error whose text names the lock.
+bool IsLockError(const rocksdb::Status& s) {
+  return s.IsIOError() && s.ToString().find("lock") != std::string::npos;
+}
+
+}  // namespace
+
+const char* CfName(Cf cf) {
+  // The metadata lives in RocksDB's default column family, which always exists.
+  static constexpr const char* kNames[kNumCfs] = {"default", "url",         "exact",
+                                                  "near",    "near_tables", "bloom"};
+  return kNames[cf];
+}
+
+Status FromRocks(const rocksdb::Status& s, std::string_view context) {
+  if (s.ok()) return Status::Ok();
+  const std::string msg = std::string(context) + ": " + s.ToString();
+  if (s.IsCorruption()) return Status::Corruption(msg);
+  if (s.IsInvalidArgument() || s.IsNotSupported()) return Status::InvalidArgument(msg);
+  if (s.IsBusy() || s.IsTryAgain() || s.IsTimedOut()) return Status::Unavailable(msg);
+  if (s.IsNoSpace() || s.IsMemoryLimit()) return Status::ResourceExhausted(msg);
+  if (s.IsShutdownInProgress() || s.IsAborted()) return Status::Aborted(msg);
+  if (s.IsIOError()) return Status::IoError(msg);
+  return Status::Internal(msg);
+}
+
+StatusOr<std::unique_ptr<ShardDb>> ShardDb::Open(
+    const std::string& dir, const rocksdb::DBOptions& db_options,
+    const std::vector<rocksdb::ColumnFamilyDescriptor>& families, bool sync) {
+  std::unique_ptr<ShardDb> shard_db(new ShardDb());  // private constructor
+  shard_db->dir_ = dir;
+  shard_db->sync_ = sync;
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(db_options, dir, families, &shard_db->handles_, &raw);
+  if (IsLockError(s)) {
+    return Status::FailedPrecondition("shard " + dir +
+                                      " is in use: another process (or this one) has it open (" +
+                                      s.ToString() + ")");
+  }
+  PS_RETURN_IF_ERROR(FromRocks(s, "cannot open shard " + dir));
+  shard_db->db_.reset(raw);
+  return shard_db;
+}
+
+ShardDb::~ShardDb() {
+  for (auto& it : iterators_) it.reset();  // before the handles and the DB they pin
+  if (!db_) return;
+  for (rocksdb::ColumnFamilyHandle* h : handles_) {
+    db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+  }
+  db_->Close().PermitUncheckedError();  // a failed close loses nothing committed
+}
+
+Status ShardDb::Get(Cf cf, std::string_view key, std::string_view* value, bool* found) {
+  const Overlay& overlay = overlay_[cf];
+  if (!overlay.empty()) {
+    auto it = overlay.find(key);
+    if (it != overlay.end()) {
+      *value = it->second;
+      *found = true;
+      return Status::Ok();
+    }
+  }
+  LastRead& last = last_read_[cf];
+  if (!last.valid || last.key != key) PS_RETURN_IF_ERROR(ReadDb(cf, key, &last));
+  *found = last.found;
+  *value = last.value;
+  return Status::Ok();
+}
+
+Status ShardDb::ReadDb(Cf cf, std::string_view key, LastRead* out) {
+  out->valid = false;
+  scratch_.Reset();
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), handles_[cf], ToSlice(key), &scratch_);
+  if (s.IsNotFound()) {
+    out->found = false;
+    out->value.clear();
+  } else {
+    PS_RETURN_IF_ERROR(FromRocks(s, "shard " + dir_ + ": read"));
+    out->found = true;
+    out->value.assign(scratch_.data(), scratch_.size());
+  }
+  out->key.assign(key);
+  out->valid = true;
+  return Status::Ok();
+}
+
+void ShardDb::Put(Cf cf, std::string_view key, std::string value) {
+  Overlay& overlay = overlay_[cf];
+  auto it = overlay.find(key);
+  if (it != overlay.end()) {
+    it->second = std::move(value);
+  } else {
+    overlay.emplace(std::string(key), std::move(value));
+  }
+}
+
+StatusOr<rocksdb::Iterator*> ShardDb::DbIterator(Cf cf) {
+  std::unique_ptr<rocksdb::Iterator>& it = iterators_[cf];
+  if (!it) {
+    rocksdb::ReadOptions options;
+    options.prefix_same_as_start = true;  // scans never leave the probe's prefix
+    it.reset(db_->NewIterator(options, handles_[cf]));
+    PS_RETURN_IF_ERROR(FromRocks(it->status(), "shard " + dir_ + ": iterator"));
+  }
+  return it.get();
+}
+
+Status ShardDb::Commit() {
+  rocksdb::WriteBatch batch;
+  for (int cf = 0; cf < kNumCfs; ++cf) {
+    for (const auto& [key, value] : overlay_[cf]) {
+      PS_RETURN_IF_ERROR(FromRocks(batch.Put(handles_[cf], ToSlice(key), ToSlice(value)),
+                                   "shard " + dir_ + ": batch"));
+    }
+  }
+  rocksdb::WriteOptions options;
+  options.sync = sync_;
+  PS_RETURN_IF_ERROR(FromRocks(db_->Write(options, &batch), "shard " + dir_ + ": checkpoint"));
+  for (Overlay& overlay : overlay_) overlay.clear();
+  for (LastRead& last : last_read_) last.valid = false;
+  // Iterators keep showing the database as of their creation; renew them.
+  for (auto& it : iterators_) {
+    if (it && !it->Refresh().ok()) it.reset();
+  }
+  return Status::Ok();
+}
+
+Status ShardDb::SyncWal() { return FromRocks(db_->SyncWAL(), "shard " + dir_ + ": WAL sync"); }
+
+size_t ShardDb::pending_writes() const {
+  size_t n = 0;
+  for (const Overlay& overlay : overlay_) n += overlay.size();
+  return n;
+}
+
+}  // namespace pagesieve::store

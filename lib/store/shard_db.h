@@ -1,0 +1,92 @@
+#pragma once
+
+#include <rocksdb/db.h>
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/status_or.h"
+
+namespace pagesieve::store {
+
+// The column families of a shard, in the order they are opened.
+enum Cf : int { kMetaCf, kUrlCf, kExactCf, kNearCf, kNearTablesCf, kBloomCf, kNumCfs };
+const char* CfName(Cf cf);
+
+// A shard's RocksDB instance with an overlay of the writes made since the
+// last commit.
+//
+// Writes go to the overlay only; Commit() writes the whole overlay as one
+// WriteBatch and clears it. Reads look in the overlay first, then in the
+// database, which therefore always holds exactly the last commit: a crash
+// can only lose whole batches. (Why an overlay rather than RocksDB's
+// WriteBatchWithIndex: docs/state-store.md.)
+//
+// Not thread-safe (one per shard, used by one thread at a time).
+class ShardDb {
+ public:
+  // Opens `dir` with one descriptor per Cf, in Cf order.
+  static StatusOr<std::unique_ptr<ShardDb>> Open(
+      const std::string& dir, const rocksdb::DBOptions& db_options,
+      const std::vector<rocksdb::ColumnFamilyDescriptor>& families, bool sync);
+  ~ShardDb();
+  ShardDb(const ShardDb&) = delete;
+  ShardDb& operator=(const ShardDb&) = delete;
+
+  // The value of `key`: the overlay's when it has one, else the database's.
+  // `*value` is valid until the next call on this object.
+  Status Get(Cf cf, std::string_view key, std::string_view* value, bool* found);
+  void Put(Cf cf, std::string_view key, std::string value);
+
+  // An iterator over the database (not the overlay) as of the last commit,
+  // reused across calls: creating one per probe is slow. Seek before use.
+  StatusOr<rocksdb::Iterator*> DbIterator(Cf cf);
+
+  // Writes every overlay entry in one atomic WriteBatch (synced when asked)
+  // and clears the overlay. On failure the overlay is kept.
+  Status Commit();
+  // Forces the WAL to disk (the writes of earlier commits).
+  Status SyncWal();
+
+  size_t pending_writes() const;
+  rocksdb::DB* db() { return db_.get(); }
+  rocksdb::ColumnFamilyHandle* handle(Cf cf) { return handles_[cf]; }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  using Overlay = std::unordered_map<std::string, std::string, StringHash, std::equal_to<>>;
+  // The last database read of a column family: a record looks a key up and
+  // then writes it, and the database does not change in between.
+  struct LastRead {
+    bool valid = false;
+    bool found = false;
+    std::string key;
+    std::string value;
+  };
+
+  ShardDb() = default;
+  Status ReadDb(Cf cf, std::string_view key, LastRead* out);
+
+  std::string dir_;
+  bool sync_ = false;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  std::array<Overlay, kNumCfs> overlay_;
+  std::array<LastRead, kNumCfs> last_read_;
+  std::array<std::unique_ptr<rocksdb::Iterator>, kNumCfs> iterators_;
+  rocksdb::PinnableSlice scratch_;
+};
+
+// A RocksDB status as ours, with `context` in front of the message.
+Status FromRocks(const rocksdb::Status& s, std::string_view context);
+
+}  // namespace pagesieve::store

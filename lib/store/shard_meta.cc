@@ -1,0 +1,129 @@
+#include "store/shard_meta.h"
+
+#include "store/codec.h"
+
+namespace pagesieve::store {
+namespace {
+
+constexpr std::string_view kIdentityKey = "identity";
+constexpr std::string_view kWatermarkKey = "watermark";
+constexpr std::string_view kOffsetKey = "next_offset";
+
+std::string EncodeIdentity(const ShardIdentity& id) {
+  std::string out;
+  for (int64_t v :
+       {id.format_version, id.fingerprint_version, id.near_max_distance, id.near_blocks}) {
+    PutFixed64(&out, static_cast<uint64_t>(v));
+  }
+  return out;
+}
+
+StatusOr<ShardIdentity> DecodeIdentity(std::string_view v) {
+  if (v.size() < 8) return Status::Corruption("malformed shard identity");
+  ShardIdentity id;
+  id.format_version = static_cast<int64_t>(DecodeFixed64(v.data()));
+  // Fields after the format version may change with it; only read them once
+  // the format is known to be ours.
+  if (id.format_version != kFormatVersion) return id;
+  if (v.size() != 32) return Status::Corruption("malformed shard identity");
+  id.fingerprint_version = static_cast<int64_t>(DecodeFixed64(v.data() + 8));
+  id.near_max_distance = static_cast<int64_t>(DecodeFixed64(v.data() + 16));
+  id.near_blocks = static_cast<int64_t>(DecodeFixed64(v.data() + 24));
+  return id;
+}
+
+StatusOr<bool> IsEmpty(ShardDb* db) {
+  rocksdb::ReadOptions options;
+  options.total_order_seek = true;
+  for (int cf = 0; cf < kNumCfs; ++cf) {
+    std::unique_ptr<rocksdb::Iterator> it(
+        db->db()->NewIterator(options, db->handle(static_cast<Cf>(cf))));
+    it->SeekToFirst();
+    PS_RETURN_IF_ERROR(FromRocks(it->status(), "shard " + db->dir()));
+    if (it->Valid()) return false;
+  }
+  return true;
+}
+
+std::string ResetAdvice(const std::string& dir) {
+  return " Reset it by deleting the directory " + dir +
+         " (the shard is rebuilt from the input), or run with the settings that wrote it.";
+}
+
+Status Compare(const std::string& dir, const ShardIdentity& have, const ShardIdentity& want) {
+  if (have.format_version != want.format_version) {
+    return Status::FailedPrecondition("shard " + dir + " uses storage format " +
+                                      std::to_string(have.format_version) +
+                                      ", this build reads format " +
+                                      std::to_string(want.format_version) + "." + ResetAdvice(dir));
+  }
+  if (have.fingerprint_version != want.fingerprint_version) {
+    return Status::FailedPrecondition(
+        "shard " + dir + " was written with fingerprint version " +
+        std::to_string(have.fingerprint_version) + ", this build computes version " +
+        std::to_string(want.fingerprint_version) +
+        "; its digests and SimHashes cannot be compared with new ones." + ResetAdvice(dir));
+  }
+  if (have.near_max_distance != want.near_max_distance || have.near_blocks != want.near_blocks) {
+    return Status::FailedPrecondition(
+        "shard " + dir + " holds SimHash tables for near.max_distance " +
+        std::to_string(have.near_max_distance) + " (" + std::to_string(have.near_blocks) +
+        " blocks), the configuration asks for near.max_distance " +
+        std::to_string(want.near_max_distance) + " (" + std::to_string(want.near_blocks) +
+        " blocks); set near.max_distance and near.tables back." + ResetAdvice(dir));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<std::optional<std::string>> GetMeta(ShardDb* db, std::string_view key) {
+  std::string_view value;
+  bool found = false;
+  PS_RETURN_IF_ERROR(db->Get(kMetaCf, key, &value, &found));
+  if (!found) return std::optional<std::string>();
+  return std::optional<std::string>(std::string(value));
+}
+
+void StageMeta(ShardDb* db, std::string_view key, std::string value) {
+  db->Put(kMetaCf, key, std::move(value));
+}
+
+Status CheckOrCreateIdentity(ShardDb* db, const ShardIdentity& wanted) {
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> stored, GetMeta(db, kIdentityKey));
+  if (stored) {
+    PS_ASSIGN_OR_RETURN(ShardIdentity have, DecodeIdentity(*stored));
+    return Compare(db->dir(), have, wanted);
+  }
+  PS_ASSIGN_OR_RETURN(bool empty, IsEmpty(db));
+  if (!empty) {
+    return Status::Corruption("shard " + db->dir() + " holds data but no identity." +
+                              ResetAdvice(db->dir()));
+  }
+  StageMeta(db, kIdentityKey, EncodeIdentity(wanted));
+  return db->Commit();
+}
+
+StatusOr<ShardProgress> LoadProgress(ShardDb* db) {
+  ShardProgress progress;
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> wm, GetMeta(db, kWatermarkKey));
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> offset, GetMeta(db, kOffsetKey));
+  if (wm.has_value() != offset.has_value() || (wm && (wm->size() != 8 || offset->size() != 8))) {
+    return Status::Corruption("shard " + db->dir() + ": malformed checkpoint record");
+  }
+  if (wm) {
+    progress.watermark = EventTimeFromMillis(static_cast<int64_t>(DecodeFixed64(wm->data())));
+    progress.next_offset = Offset(static_cast<int64_t>(DecodeFixed64(offset->data())));
+  }
+  return progress;
+}
+
+void StageProgress(ShardDb* db, EventTime watermark, Offset next_offset) {
+  std::string wm, offset;
+  PutFixed64(&wm, static_cast<uint64_t>(ToMillis(watermark)));
+  PutFixed64(&offset, static_cast<uint64_t>(next_offset.value()));
+  StageMeta(db, kWatermarkKey, std::move(wm));
+  StageMeta(db, kOffsetKey, std::move(offset));
+}
+
+}  // namespace pagesieve::store

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common/status_or.h"
+#include "common/types.h"
+#include "store/shard_db.h"
+
+namespace pagesieve::store {
+
+// The storage format of this code. Bump it when any key or value layout
+// changes; a shard of another format refuses to open.
+inline constexpr int64_t kFormatVersion = 1;
+
+// What a shard is, fixed when it is created and checked at every open.
+struct ShardIdentity {
+  int64_t format_version = kFormatVersion;
+  int64_t fingerprint_version = 0;
+  int64_t near_max_distance = 0;
+  int64_t near_blocks = 0;
+};
+
+// Where a shard stands: written by every checkpoint.
+struct ShardProgress {
+  EventTime watermark{};
+  std::optional<Offset> next_offset;  // empty before the first checkpoint
+};
+
+// Checks a shard's stored identity against `wanted`, or stores `wanted` in a
+// new (empty) shard with a synced write. FailedPrecondition, with how to reset
+// the shard, when they differ; Corruption when data exists without identity.
+Status CheckOrCreateIdentity(ShardDb* db, const ShardIdentity& wanted);
+
+StatusOr<ShardProgress> LoadProgress(ShardDb* db);
+// Adds the progress to the overlay, to be committed with the batch.
+void StageProgress(ShardDb* db, EventTime watermark, Offset next_offset);
+
+// Small values of the metadata column family.
+StatusOr<std::optional<std::string>> GetMeta(ShardDb* db, std::string_view key);
+void StageMeta(ShardDb* db, std::string_view key, std::string value);
+
+}  // namespace pagesieve::store

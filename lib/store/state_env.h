@@ -1,0 +1,50 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "common/status_or.h"
+#include "common/types.h"
+#include "store/shard.h"
+#include "store/shard_options.h"
+
+namespace pagesieve::store {
+
+// What every shard of a process shares: one block cache, one memtable
+// budget, the WAL sync policy and the state directory. Create one per
+// process and open every shard through it.
+//
+// Thread-safe: shards may be opened from several threads. Each shard keeps
+// the shared resources alive, so the env may go before its shards do.
+class StateEnv {
+ public:
+  static StatusOr<std::unique_ptr<StateEnv>> Create(const StateEnvOptions& options);
+  ~StateEnv();
+  StateEnv(const StateEnv&) = delete;
+  StateEnv& operator=(const StateEnv&) = delete;
+
+  // Opens, creating it when missing, the shard of one input partition in
+  // <dir>/<topic>-<partition>/. Fails with FailedPrecondition when another
+  // process (or this one) holds it, or when it was written under another
+  // fingerprint version or SimHash table layout; the message says how to
+  // reset it.
+  StatusOr<std::unique_ptr<Shard>> OpenShard(std::string_view topic, PartitionId partition,
+                                             const ShardOptions& options);
+  // The same for an explicit directory.
+  StatusOr<std::unique_ptr<Shard>> OpenShardAt(const std::string& dir, const ShardOptions& options);
+
+  const StateEnvOptions& options() const;
+
+  struct Resources;  // RocksDB objects; see rocks_options.h
+
+ private:
+  explicit StateEnv(std::shared_ptr<Resources> resources);
+  std::shared_ptr<Resources> resources_;
+};
+
+// "<topic>-<partition>". Refuses a topic that is not a plain directory name
+// (Kafka topic names are [a-zA-Z0-9._-]; "." and ".." are refused too).
+StatusOr<std::string> ShardDirName(std::string_view topic, PartitionId partition);
+
+}  // namespace pagesieve::store

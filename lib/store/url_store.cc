@@ -1,0 +1,34 @@
+#include "store/url_store.h"
+
+#include "store/codec.h"
+#include "store/expiry.h"
+#include "store/keys.h"
+
+namespace pagesieve::store {
+
+StatusOr<UrlLookup> UrlStore::Lookup(uint64_t scope_id, const Digest128& url,
+                                     const OriginFilter& filter) {
+  std::string_view value;
+  bool found = false;
+  PS_RETURN_IF_ERROR(db_->Get(kUrlCf, EntryKey(scope_id, url).view(), &value, &found));
+  UrlLookup result;
+  if (!found) return result;
+  PS_ASSIGN_OR_RETURN(UrlEntry entry, DecodeUrlValue(value));
+  if (!IsLive(entry.last_seen, *watermark_, ttl_) || !filter.Accepts(entry.origin)) return result;
+  result.seen = true;
+  result.entry = std::move(entry);
+  return result;
+}
+
+Status UrlStore::Record(uint64_t scope_id, const Digest128& url, const Origin& origin, EventTime t,
+                        const Digest128& content) {
+  PS_RETURN_IF_ERROR(CheckOrigin(origin));
+  PS_ASSIGN_OR_RETURN(UrlLookup live, Lookup(scope_id, url, {}));
+  UrlEntry entry = live.entry ? std::move(*live.entry) : UrlEntry{origin, t, content};
+  if (t > entry.last_seen) entry.last_seen = t;
+  entry.content = content;
+  db_->Put(kUrlCf, EntryKey(scope_id, url).view(), EncodeUrlValue(entry));
+  return Status::Ok();
+}
+
+}  // namespace pagesieve::store

@@ -1,0 +1,139 @@
+#include "store/codec.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "store_test_util.h"
+
+namespace pagesieve::store {
+namespace {
+
+using storetest::DigestOf;
+using storetest::MakeOrigin;
+using storetest::Ms;
+
+TEST(CodecTest, VarintsRoundTripAtEveryWidth) {
+  for (int shift = 0; shift < 64; ++shift) {
+    for (uint64_t v : {uint64_t{1} << shift, (uint64_t{1} << shift) - 1, ~uint64_t{0}}) {
+      std::string buf;
+      PutVarint64(&buf, v);
+      std::string_view in = buf;
+      uint64_t out = 0;
+      ASSERT_TRUE(GetVarint64(&in, &out));
+      EXPECT_EQ(out, v);
+      EXPECT_TRUE(in.empty());
+    }
+  }
+}
+
+TEST(CodecTest, VarintLongerThanSixtyFourBitsIsRejected) {
+  std::string buf(9, '\xff');
+  buf.push_back('\x7f');  // the 10th byte may only hold one bit
+  std::string_view in = buf;
+  uint64_t v = 0;
+  EXPECT_FALSE(GetVarint64(&in, &v));
+  std::string_view unterminated = "\x80\x80";
+  EXPECT_FALSE(GetVarint64(&unterminated, &v));
+}
+
+TEST(CodecTest, OriginRoundTripsExtremeValues) {
+  Origin o = MakeOrigin(-5, Ms(-1'000));
+  o.partition = PartitionId(INT32_MIN);
+  o.offset = Offset(INT64_MAX);
+  o.event_id = std::string("\0id\xff", 4);
+  o.url.clear();
+  std::string buf;
+  EncodeOrigin(o, &buf);
+  std::string_view in = buf;
+  Origin back;
+  ASSERT_TRUE(DecodeOrigin(&in, &back));
+  EXPECT_EQ(back, o);
+}
+
+TEST(CodecTest, EntriesRoundTrip) {
+  const UrlEntry url{MakeOrigin(1, Ms(10)), Ms(20), DigestOf(1)};
+  StatusOr<UrlEntry> u = DecodeUrlValue(EncodeUrlValue(url));
+  ASSERT_TRUE(u.ok());
+  EXPECT_EQ(u->origin, url.origin);
+  EXPECT_EQ(u->last_seen, url.last_seen);
+  EXPECT_EQ(u->content, url.content);
+
+  const ContentEntry content{MakeOrigin(2, Ms(30)), Ms(40)};
+  StatusOr<ContentEntry> c = DecodeContentValue(EncodeContentValue(content));
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->origin, content.origin);
+  EXPECT_EQ(c->last_seen, content.last_seen);
+
+  const NearEntry near{MakeOrigin(3, Ms(50)), Ms(60), Ms(55)};
+  StatusOr<NearEntry> n = DecodeNearValue(EncodeNearValue(near));
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(n->origin, near.origin);
+  EXPECT_EQ(n->last_seen, near.last_seen);
+  EXPECT_EQ(n->tables_refreshed, near.tables_refreshed);
+}
+
+// The compaction filter reads last_seen from the first 8 bytes of any value.
+TEST(CodecTest, EveryValueLeadsWithLastSeen) {
+  int64_t t = 0;
+  ASSERT_TRUE(PeekLastSeen(EncodeUrlValue({MakeOrigin(1, Ms(1)), Ms(-77), {}}), &t));
+  EXPECT_EQ(t, -77);
+  ASSERT_TRUE(PeekLastSeen(EncodeContentValue({MakeOrigin(1, Ms(1)), Ms(88)}), &t));
+  EXPECT_EQ(t, 88);
+  ASSERT_TRUE(PeekLastSeen(EncodeNearValue({MakeOrigin(1, Ms(1)), Ms(99), Ms(5)}), &t));
+  EXPECT_EQ(t, 99);
+  EXPECT_FALSE(PeekLastSeen("short", &t));
+}
+
+TEST(CodecTest, EveryTruncationIsCorruption) {
+  const std::string url = EncodeUrlValue({MakeOrigin(1, Ms(10)), Ms(20), DigestOf(1)});
+  const std::string content = EncodeContentValue({MakeOrigin(2, Ms(30)), Ms(40)});
+  const std::string near = EncodeNearValue({MakeOrigin(3, Ms(50)), Ms(60), Ms(55)});
+  for (size_t n = 0; n < url.size(); ++n) {
+    EXPECT_EQ(DecodeUrlValue(url.substr(0, n)).status().code(), StatusCode::kCorruption) << n;
+  }
+  for (size_t n = 0; n < content.size(); ++n) {
+    EXPECT_EQ(DecodeContentValue(content.substr(0, n)).status().code(), StatusCode::kCorruption);
+  }
+  for (size_t n = 0; n < near.size(); ++n) {
+    EXPECT_EQ(DecodeNearValue(near.substr(0, n)).status().code(), StatusCode::kCorruption);
+  }
+}
+
+TEST(CodecTest, TrailingBytesAreCorruption) {
+  EXPECT_FALSE(DecodeContentValue(EncodeContentValue({MakeOrigin(2, Ms(3)), Ms(4)}) + "x").ok());
+}
+
+TEST(CodecTest, HugeLengthPrefixIsCorruptionNotAnAllocation) {
+  std::string value;
+  PutFixed64(&value, 1);
+  PutVarint64(&value, 0);                  // event time
+  PutVarint64(&value, 0);                  // partition
+  PutVarint64(&value, 0);                  // offset
+  PutVarint64(&value, uint64_t{1} << 62);  // event id length
+  EXPECT_EQ(DecodeContentValue(value).status().code(), StatusCode::kCorruption);
+}
+
+TEST(CodecTest, RandomBytesNeverCrashTheDecoders) {
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 5000; ++i) {
+    std::string junk(rng() % 64, '\0');
+    for (char& c : junk) c = static_cast<char>(rng());
+    (void)DecodeUrlValue(junk).ok();
+    (void)DecodeContentValue(junk).ok();
+    (void)DecodeNearValue(junk).ok();
+  }
+}
+
+TEST(CodecTest, OversizedOriginFieldsAreRefused) {
+  Origin o = MakeOrigin(1, Ms(1));
+  EXPECT_TRUE(CheckOrigin(o).ok());
+  o.url.assign(kMaxOriginField + 1, 'a');
+  EXPECT_EQ(CheckOrigin(o).code(), StatusCode::kInvalidArgument);
+  o.url.clear();
+  o.event_id.assign(kMaxOriginField + 1, 'a');
+  EXPECT_EQ(CheckOrigin(o).code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace pagesieve::store

@@ -1,0 +1,100 @@
+// Physical removal: the compaction filter drops what is dead at the durable
+// watermark, and nothing else.
+#include "store/expiry.h"
+
+#include <gtest/gtest.h>
+
+#include "store/rocks_shard.h"
+#include "store_test_util.h"
+
+namespace pagesieve::store {
+namespace {
+
+using storetest::DigestOf;
+using storetest::MakeOrigin;
+using storetest::Ms;
+
+TEST(LiveCutoffTest, SaturatesInsteadOfOverflowing) {
+  EXPECT_EQ(LiveCutoff(INT64_MIN + 5, Duration(10)), INT64_MIN);
+  EXPECT_EQ(LiveCutoff(100, Duration(10)), 90);
+  EXPECT_TRUE(IsLive(Ms(90), Ms(100), Duration(10)));
+  EXPECT_FALSE(IsLive(Ms(89), Ms(100), Duration(10)));
+}
+
+class ExpiryTest : public storetest::ShardTest {
+ protected:
+  void SetUp() override {
+    sync_ = true;  // the durable watermark is published at every synced checkpoint
+    ShardTest::SetUp();
+  }
+  ShardOptions Options() {
+    ShardOptions o = storetest::TestShardOptions();
+    o.exact_ttl = Duration(1000);
+    o.near_ttl = Duration(8000);  // grace for table keys: 1000
+    return o;
+  }
+  void Compact() {
+    auto* rocks = dynamic_cast<RocksShard*>(shard_.get());
+    ASSERT_NE(rocks, nullptr);
+    ASSERT_TRUE(rocks->CompactAll().ok());
+  }
+  uint64_t StoredKeys(Cf cf) {
+    return dynamic_cast<RocksShard*>(shard_.get())->CountKeys(cf).value();
+  }
+};
+
+TEST_F(ExpiryTest, CompactionRemovesOnlyWhatIsDeadAtTheDurableWatermark) {
+  Open(Options());
+  ASSERT_TRUE(shard_->InsertContent("s", DigestOf(1), MakeOrigin(1, Ms(1000))).ok());
+  ASSERT_TRUE(shard_->InsertContent("s", DigestOf(2), MakeOrigin(2, Ms(5000))).ok());
+  shard_->ObserveEventTime(Ms(6000));  // 1 dead, 2 exactly at the boundary
+  ASSERT_TRUE(shard_->Checkpoint(Offset(3)).ok());
+  Compact();
+  EXPECT_EQ(StoredKeys(kExactCf), 1u);
+  EXPECT_TRUE(shard_->LookupContent("s", DigestOf(2)).value().has_value());
+}
+
+// Removing what is dead at an uncheckpointed watermark would change the
+// state a restart returns to.
+TEST_F(ExpiryTest, UncheckpointedWatermarkRemovesNothing) {
+  Open(Options());
+  ASSERT_TRUE(shard_->InsertContent("s", DigestOf(1), MakeOrigin(1, Ms(1000))).ok());
+  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
+  shard_->ObserveEventTime(Ms(9000));
+  EXPECT_FALSE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
+  Compact();
+  EXPECT_EQ(StoredKeys(kExactCf), 1u);
+  Open(Options());  // back at the checkpoint, where the entry is live
+  EXPECT_TRUE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
+}
+
+// A touched entry keeps its table keys: the touch rewrote them once its
+// last_seen drifted more than the grace from their stored time.
+TEST_F(ExpiryTest, TouchedNearEntryKeepsItsTableKeysThroughCompaction) {
+  Open(Options());
+  ASSERT_TRUE(shard_->InsertNear("s", 42, MakeOrigin(1, Ms(0))).ok());
+  ASSERT_TRUE(shard_->TouchNear("s", 42, Ms(8000)).ok());
+  shard_->ObserveEventTime(Ms(12'000));  // live until 16000; first table keys said 0
+  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
+  Compact();
+  EXPECT_EQ(StoredKeys(kNearTablesCf), 10u);
+  EXPECT_TRUE(shard_->FindNear("s", 43, 1).value().has_value());
+}
+
+TEST_F(ExpiryTest, DeadNearEntryLosesItsTableKeysAfterTheGrace) {
+  Open(Options());
+  ASSERT_TRUE(shard_->InsertNear("s", 42, MakeOrigin(1, Ms(0))).ok());
+  shard_->ObserveEventTime(Ms(8500));  // entry dead, table keys within the grace
+  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
+  Compact();
+  EXPECT_EQ(StoredKeys(kNearCf), 0u);
+  EXPECT_EQ(StoredKeys(kNearTablesCf), 10u);
+  EXPECT_FALSE(shard_->FindNear("s", 42, 0).value().has_value());
+  shard_->ObserveEventTime(Ms(9001));
+  ASSERT_TRUE(shard_->Checkpoint(Offset(3)).ok());
+  Compact();
+  EXPECT_EQ(StoredKeys(kNearTablesCf), 0u);
+}
+
+}  // namespace
+}  // namespace pagesieve::store

@@ -1,0 +1,130 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "store_test_util.h"
+
+namespace pagesieve::store {
+namespace {
+
+using storetest::DigestOf;
+using storetest::MakeOrigin;
+using storetest::Ms;
+
+class ShardLifecycleTest : public storetest::ShardTest {};
+
+TEST_F(ShardLifecycleTest, NewShardStartsAtTheEpochWithoutOffset) {
+  Open();
+  EXPECT_EQ(shard_->watermark(), Ms(0));
+  EXPECT_FALSE(shard_->checkpointed_offset().has_value());
+}
+
+TEST_F(ShardLifecycleTest, WatermarkOnlyRises) {
+  Open();
+  shard_->ObserveEventTime(Ms(5000));
+  shard_->ObserveEventTime(Ms(3000));
+  EXPECT_EQ(shard_->watermark(), Ms(5000));
+}
+
+TEST_F(ShardLifecycleTest, CheckpointPersistsStateWatermarkAndOffset) {
+  Open();
+  shard_->ObserveEventTime(Ms(5000));
+  ASSERT_TRUE(shard_->InsertContent("s", DigestOf(1), MakeOrigin(7, Ms(5000))).ok());
+  ASSERT_TRUE(shard_->Checkpoint(Offset(8)).ok());
+  EXPECT_EQ(shard_->checkpointed_offset(), Offset(8));
+  Open();
+  EXPECT_EQ(shard_->checkpointed_offset(), Offset(8));
+  EXPECT_EQ(shard_->watermark(), Ms(5000));
+  EXPECT_TRUE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
+}
+
+TEST_F(ShardLifecycleTest, WritesAfterTheLastCheckpointAreGoneAfterReopen) {
+  Open();
+  ASSERT_TRUE(shard_->InsertContent("s", DigestOf(1), MakeOrigin(7, Ms(5000))).ok());
+  ASSERT_TRUE(shard_->Checkpoint(Offset(8)).ok());
+  shard_->ObserveEventTime(Ms(9000));
+  ASSERT_TRUE(shard_->InsertContent("s", DigestOf(2), MakeOrigin(8, Ms(9000))).ok());
+  ASSERT_TRUE(shard_->InsertNear("s", 99, MakeOrigin(8, Ms(9000))).ok());
+  ASSERT_TRUE(
+      shard_->RecordUrl("s", DigestOf(3), MakeOrigin(8, Ms(9000)), Ms(9000), DigestOf(2)).ok());
+  Open();
+  EXPECT_EQ(shard_->checkpointed_offset(), Offset(8));
+  EXPECT_EQ(shard_->watermark(), Ms(0));
+  EXPECT_TRUE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
+  EXPECT_FALSE(shard_->LookupContent("s", DigestOf(2)).value().has_value());
+  EXPECT_FALSE(shard_->FindNear("s", 99, 3).value().has_value());
+  EXPECT_FALSE(shard_->LookupUrl("s", DigestOf(3)).value().seen);
+}
+
+TEST_F(ShardLifecycleTest, OtherFingerprintVersionIsRefusedWithResetAdvice) {
+  Open();
+  Close();
+  ShardOptions o = storetest::TestShardOptions();
+  o.fingerprint_version = 2;
+  StatusOr<std::unique_ptr<Shard>> shard = TryOpen(o);
+  ASSERT_FALSE(shard.ok());
+  EXPECT_EQ(shard.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(shard.status().message().find("fingerprint version 1"), std::string::npos);
+  EXPECT_NE(shard.status().message().find("deleting the directory " + shard_dir_),
+            std::string::npos);
+}
+
+TEST_F(ShardLifecycleTest, OtherSimHashLayoutIsRefused) {
+  Open();
+  Close();
+  ShardOptions o = storetest::TestShardOptions();
+  o.near_max_distance = 4;
+  StatusOr<std::unique_ptr<Shard>> shard = TryOpen(o);
+  ASSERT_FALSE(shard.ok());
+  EXPECT_EQ(shard.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(shard.status().message().find("near.max_distance"), std::string::npos);
+}
+
+TEST_F(ShardLifecycleTest, MissingFingerprintVersionIsRefused) {
+  ShardOptions o = storetest::TestShardOptions();
+  o.fingerprint_version = 0;
+  EXPECT_EQ(TryOpen(o).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(ShardLifecycleTest, SecondOpenOfAnOpenShardFailsClearly) {
+  Open();
+  StatusOr<std::unique_ptr<Shard>> second = TryOpen();
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(second.status().message().find("in use"), std::string::npos);
+  // The first is unharmed.
+  EXPECT_TRUE(shard_->InsertContent("s", DigestOf(1), MakeOrigin(1, Ms(1))).ok());
+  EXPECT_TRUE(shard_->Checkpoint(Offset(2)).ok());
+}
+
+TEST_F(ShardLifecycleTest, OpenShardUsesTopicAndPartitionDirectory) {
+  StatusOr<std::unique_ptr<Shard>> shard =
+      env_->OpenShard("crawl.pages", PartitionId(7), storetest::TestShardOptions());
+  ASSERT_TRUE(shard.ok()) << shard.status().ToString();
+  EXPECT_TRUE(std::filesystem::is_directory(root_ / "crawl.pages-7"));
+}
+
+TEST_F(ShardLifecycleTest, TopicsThatAreNotDirectoryNamesAreRefused) {
+  for (const char* topic : {"", ".", "..", "../etc", "a/b", "a b"}) {
+    EXPECT_FALSE(ShardDirName(topic, PartitionId(0)).ok()) << topic;
+  }
+  EXPECT_FALSE(ShardDirName("pages", PartitionId(-1)).ok());
+  EXPECT_EQ(ShardDirName("pages", PartitionId(12)).value(), "pages-12");
+}
+
+TEST_F(ShardLifecycleTest, StatsReportCheckpointAndLayout) {
+  Open();
+  ASSERT_TRUE(shard_->InsertNear("s", 1, MakeOrigin(1, Ms(1))).ok());
+  ShardStats before = shard_->Stats();
+  EXPECT_GT(before.pending_writes, 0u);
+  EXPECT_EQ(before.near_tables, 10);
+  EXPECT_EQ(before.fingerprint_version, 1);
+  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
+  ShardStats after = shard_->Stats();
+  EXPECT_EQ(after.pending_writes, 0u);
+  EXPECT_EQ(after.checkpointed_offset, Offset(2));
+  EXPECT_GE(after.near_entries, 1u);
+}
+
+}  // namespace
+}  // namespace pagesieve::store

@@ -1,0 +1,121 @@
+#include <gtest/gtest.h>
+
+#include "store_test_util.h"
+
+namespace pagesieve::store {
+namespace {
+
+using storetest::DigestOf;
+using storetest::kPartition;
+using storetest::MakeOrigin;
+using storetest::Ms;
+
+class UrlStoreTest : public storetest::ShardTest {
+ protected:
+  UrlLookup Lookup(std::string_view scope, uint64_t url, const OriginFilter& filter = {}) {
+    return shard_->LookupUrl(scope, DigestOf(url), filter).value();
+  }
+  void Record(std::string_view scope, uint64_t url, int64_t offset, int64_t t, uint64_t content) {
+    ASSERT_TRUE(
+        shard_->RecordUrl(scope, DigestOf(url), MakeOrigin(offset, Ms(t)), Ms(t), DigestOf(content))
+            .ok());
+  }
+};
+
+TEST_F(UrlStoreTest, UnknownUrlIsNotSeen) {
+  Open();
+  UrlLookup r = Lookup("a.com", 1);
+  EXPECT_FALSE(r.seen);
+  EXPECT_FALSE(r.entry.has_value());
+}
+
+TEST_F(UrlStoreTest, RecordedUrlIsSeenWithItsOriginAndContent) {
+  Open();
+  Record("a.com", 1, 10, 1000, 77);
+  UrlLookup r = Lookup("a.com", 1);
+  ASSERT_TRUE(r.seen);
+  ASSERT_TRUE(r.entry.has_value());
+  EXPECT_EQ(r.entry->origin, MakeOrigin(10, Ms(1000)));
+  EXPECT_EQ(r.entry->last_seen, Ms(1000));
+  EXPECT_EQ(r.entry->content, DigestOf(77));
+}
+
+TEST_F(UrlStoreTest, RevisitKeepsOriginSlidesLastSeenAndStoresNewContent) {
+  Open();
+  Record("a.com", 1, 10, 1000, 77);
+  Record("a.com", 1, 11, 5000, 78);
+  UrlLookup r = Lookup("a.com", 1);
+  ASSERT_TRUE(r.entry.has_value());
+  EXPECT_EQ(r.entry->origin, MakeOrigin(10, Ms(1000)));
+  EXPECT_EQ(r.entry->last_seen, Ms(5000));
+  EXPECT_EQ(r.entry->content, DigestOf(78));
+}
+
+TEST_F(UrlStoreTest, LateRevisitDoesNotMoveLastSeenBack) {
+  Open();
+  Record("a.com", 1, 10, 5000, 77);
+  Record("a.com", 1, 11, 1000, 78);
+  EXPECT_EQ(Lookup("a.com", 1).entry->last_seen, Ms(5000));
+}
+
+TEST_F(UrlStoreTest, LiveAtExactTtlBoundaryAndDeadOneMillisecondLater) {
+  ShardOptions o = storetest::TestShardOptions();
+  o.url_ttl = Duration(1000);
+  Open(o);
+  Record("a.com", 1, 10, 5000, 77);
+  shard_->ObserveEventTime(Ms(6000));  // last_seen == watermark - ttl
+  EXPECT_TRUE(Lookup("a.com", 1).seen);
+  shard_->ObserveEventTime(Ms(6001));
+  EXPECT_FALSE(Lookup("a.com", 1).seen);
+}
+
+TEST_F(UrlStoreTest, DeadEntryIsReplacedWithTheNewOrigin) {
+  ShardOptions o = storetest::TestShardOptions();
+  o.url_ttl = Duration(1000);
+  Open(o);
+  Record("a.com", 1, 10, 5000, 77);
+  shard_->ObserveEventTime(Ms(9000));
+  Record("a.com", 1, 20, 9000, 78);
+  UrlLookup r = Lookup("a.com", 1);
+  ASSERT_TRUE(r.entry.has_value());
+  EXPECT_EQ(r.entry->origin, MakeOrigin(20, Ms(9000)));
+}
+
+TEST_F(UrlStoreTest, ScopesNeverMatchEachOther) {
+  Open();
+  Record("a.com", 1, 10, 1000, 77);
+  EXPECT_FALSE(Lookup("b.com", 1).seen);
+  EXPECT_FALSE(Lookup("", 1).seen);
+}
+
+// State ahead of the input: the record at offset 5 must not see what offset
+// 10 of the same partition wrote, but sees its own entry and other partitions'.
+TEST_F(UrlStoreTest, OriginFilterHidesLaterRecordsOfTheSamePartition) {
+  Open();
+  Record("a.com", 1, 10, 1000, 77);
+  EXPECT_FALSE(Lookup("a.com", 1, {kPartition, Offset(5)}).seen);
+  EXPECT_TRUE(Lookup("a.com", 1, {kPartition, Offset(10)}).seen);
+  EXPECT_TRUE(Lookup("a.com", 1, {PartitionId(9), Offset(5)}).seen);
+}
+
+TEST_F(UrlStoreTest, SurvivesCheckpointAndReopen) {
+  Open();
+  Record("a.com", 1, 10, 1000, 77);
+  ASSERT_TRUE(shard_->Checkpoint(Offset(11)).ok());
+  Open();
+  UrlLookup r = Lookup("a.com", 1);
+  ASSERT_TRUE(r.entry.has_value());
+  EXPECT_EQ(r.entry->origin, MakeOrigin(10, Ms(1000)));
+}
+
+TEST_F(UrlStoreTest, HugeOriginIsRefused) {
+  Open();
+  Origin o = MakeOrigin(1, Ms(1));
+  o.url.assign(1 << 20, 'x');
+  EXPECT_EQ(shard_->RecordUrl("a.com", DigestOf(1), o, Ms(1), DigestOf(2)).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_FALSE(Lookup("a.com", 1).seen);
+}
+
+}  // namespace
+}  // namespace pagesieve::store
