@@ -8,6 +8,7 @@
 //                           all tokens, and the mean of per-page F1)
 //
 //   extraction_score [--set trafilatura|readability] [--worst N] [--page NAME]
+//                    [--misses 1]
 //
 // --worst N lists the N pages that lose most; --page NAME prints what was
 // extracted from one page. Whitespace runs (NBSP too) compare as one space.
@@ -34,6 +35,7 @@ struct Args {
   std::string set;  // empty: both
   int worst = 0;
   std::string page;
+  bool misses = false;  // print every missed / wrongly kept snippet
 };
 
 std::string CollapseSpaces(std::string_view s) {
@@ -93,10 +95,14 @@ void ScoreTrafilatura(const std::vector<Page>& pages, const Args& args) {
     const std::string text = CollapseSpaces(ExtractPage(&extractor, page.html).Text());
     Counts c;
     for (const std::string& s : page.with) {
-      (text.find(CollapseSpaces(s)) != std::string::npos ? c.tp : c.fn) += 1;
+      const bool found = text.find(CollapseSpaces(s)) != std::string::npos;
+      (found ? c.tp : c.fn) += 1;
+      if (!found && args.misses) std::printf("MISS %s\t%s\n", page.name.c_str(), s.c_str());
     }
     for (const std::string& s : page.without) {
-      if (text.find(CollapseSpaces(s)) != std::string::npos) c.fp += 1;
+      if (text.find(CollapseSpaces(s)) == std::string::npos) continue;
+      c.fp += 1;
+      if (args.misses) std::printf("KEPT %s\t%s\n", page.name.c_str(), s.c_str());
     }
     total.tp += c.tp;
     total.fp += c.fp;
@@ -201,6 +207,7 @@ Args ParseArgs(int argc, char** argv) {
     if (flag == "--set") args.set = argv[i + 1];
     if (flag == "--worst") args.worst = std::atoi(argv[i + 1]);
     if (flag == "--page") args.page = argv[i + 1];
+    if (flag == "--misses") args.misses = std::string(argv[i + 1]) == "1";
   }
   return args;
 }

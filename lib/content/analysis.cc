@@ -10,6 +10,10 @@ namespace {
 // A <form> this large is a page wrapped in a form (ASP.NET does that), not
 // a search box or a comment form.
 constexpr uint32_t kFormWrapperChars = 1000;
+// An element holding this many prose blocks is content whatever its class.
+constexpr uint16_t kProseBlocksToKeep = 3;
+// A block with this much text of its own is prose.
+constexpr uint32_t kProseChars = 80;
 
 uint16_t Add16(uint16_t a, uint32_t b) { return static_cast<uint16_t>(std::min<uint32_t>(a + b, 0xFFFF)); }
 
@@ -17,12 +21,17 @@ bool RemovedByMarkup(const Node& node, const NodeStats& st, const RemovalPolicy&
   if (node.tag == Tag::kBody || node.tag == Tag::kRoot) return false;
   if (node.flags & (kHidden | kRoleBoilerplate | kForeign)) return true;
   if (HasTrait(node.tag, kBoilerplate)) {
+    // An article's own <header> holds its title and lead, not site chrome.
+    if (node.tag == Tag::kHeader && (node.flags & kInArticle)) return false;
     return node.tag != Tag::kForm || st.chars - st.link_chars < kFormWrapperChars;
   }
-  if (policy.strip_by_class && (node.class_hints & (kHintBoilerplate | kHintComments)) &&
+  if (node.class_hints & kHintComments) return policy.strip_by_class;
+  if (policy.strip_by_class && (node.class_hints & kHintBoilerplate) &&
       !(node.class_hints & kHintProtect) && node.tag != Tag::kArticle && node.tag != Tag::kMain &&
       node.tag != Tag::kA) {
-    return true;
+    // "above-footer", "no-sub-nav", "hasHeaderImage": a word of the class
+    // names a neighbour, not this element, when it holds plenty of prose.
+    return st.prose_blocks < kProseBlocksToKeep || st.LinkDensity() > 0.3;
   }
   return false;
 }
@@ -65,9 +74,11 @@ void AddToParent(const Node& node, const NodeStats& st, NodeStats* parent) {
   parent->list_items = Add16(parent->list_items, st.list_items);
   parent->inputs = Add16(parent->inputs, st.inputs);
   parent->embeds = Add16(parent->embeds, st.embeds);
+  parent->prose_blocks = Add16(parent->prose_blocks, st.prose_blocks);
   if (!HasTrait(node.tag, kBlock)) {  // text and inline elements flow into the block
     parent->inline_chars += st.inline_chars;
     parent->inline_commas = Add16(parent->inline_commas, st.inline_commas);
+    parent->inline_breaks = Add16(parent->inline_breaks, st.inline_breaks + (node.tag == Tag::kBr));
   }
 }
 
@@ -88,6 +99,9 @@ void ComputeStats(const Document& doc, const RemovalPolicy& policy,
       st.commas = st.inline_commas = node.commas;
     } else {
       CountOwn(node, &st);
+      if (HasTrait(node.tag, kBlock) && st.inline_chars >= kProseChars) {
+        st.prose_blocks = Add16(st.prose_blocks, 1);
+      }
       st.removed = RemovedByMarkup(node, st, policy) || LinkDense(node, st, policy);
       if (st.removed) continue;
     }

@@ -26,11 +26,13 @@ struct NodeStats {
   uint32_t heading_chars = 0;
   uint16_t commas = 0;
   uint16_t inline_commas = 0;
+  uint16_t inline_breaks = 0;  // <br> inside the inline text
   uint16_t paragraphs = 0;
   uint16_t images = 0;
   uint16_t list_items = 0;
   uint16_t inputs = 0;
   uint16_t embeds = 0;
+  uint16_t prose_blocks = 0;  // blocks with a long run of text of their own
   bool removed = false;
 
   double LinkDensity() const { return chars == 0 ? 0.0 : double(link_chars) / chars; }

@@ -26,6 +26,7 @@ enum NodeFlag : uint16_t {
   kIdContent = 1 << 5,        // id="content"
   kArticleBody = 1 << 6,      // itemprop=articleBody
   kForeign = 1 << 7,          // inside <svg> or <math>
+  kInArticle = 1 << 8,        // inside <article> or <main>
 };
 
 struct Node {

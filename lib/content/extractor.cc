@@ -18,6 +18,8 @@ namespace {
 
 // Below this many characters of main text, the next, laxer pass runs.
 constexpr size_t kEnoughChars = 500;
+// A strict result shorter than this may be replaced by any longer one.
+constexpr size_t kTinyChars = 150;
 // Buffers grown past this by a huge page are released afterwards, so one
 // outlier does not pin its memory for the life of the thread.
 constexpr size_t kRetainedNodes = 1 << 20;
@@ -35,6 +37,17 @@ size_t TotalChars(const std::vector<TextBlock>& blocks) {
   size_t n = 0;
   for (const TextBlock& b : blocks) n += b.text.size();
   return n;
+}
+
+// Whether every subtree of `inner` lies inside one of `outer`.
+bool Covers(const Document& doc, const std::vector<uint32_t>& outer,
+            const std::vector<uint32_t>& inner) {
+  for (uint32_t r : inner) {
+    bool inside = false;
+    for (uint32_t o : outer) inside = inside || (r >= o && r < doc.nodes[o].end);
+    if (!inside) return false;
+  }
+  return true;
 }
 
 std::string FirstHeading(const Document& doc, const std::vector<NodeStats>& stats) {
@@ -61,7 +74,7 @@ std::string FirstHeading(const Document& doc, const std::vector<NodeStats>& stat
 struct Extractor::Impl {
   explicit Impl(ExtractionOptions o) : options(o), builder(o.max_depth) {}
 
-  std::vector<TextBlock> RunPass(const Pass& pass) {
+  std::vector<TextBlock> RunPass(const Pass& pass, std::vector<uint32_t>* chosen) {
     RemovalPolicy removal;
     removal.link_density_max = options.link_density_max;
     removal.strip_by_class = pass.strip_by_class;
@@ -72,6 +85,7 @@ struct Extractor::Impl {
     scoring.include_siblings = options.include_siblings;
     std::vector<uint32_t> roots = SelectByScore(doc, stats, scoring, &scores);
     if (roots.empty()) roots.push_back(SelectFallback(doc, stats));
+    *chosen = roots;
     EmitOptions emit;
     emit.clean_conditionally = pass.clean_conditionally;
     emit.weight_classes = pass.weight_classes;
@@ -105,11 +119,18 @@ MainContent Extractor::Extract(std::string_view utf8_html) {
   m.builder.Build(utf8_html, &m.doc);
   MainContent result;
   size_t best_chars = 0;
+  std::vector<uint32_t> strict_roots, roots;
   for (size_t p = 0; p < std::size(kPasses); ++p) {
-    std::vector<TextBlock> blocks = m.RunPass(kPasses[p]);
-    if (p == 0) result.title = ChooseTitle(m.doc, FirstHeading(m.doc, m.stats));
+    std::vector<TextBlock> blocks = m.RunPass(kPasses[p], &roots);
+    if (p == 0) {
+      result.title = ChooseTitle(m.doc, FirstHeading(m.doc, m.stats));
+      strict_roots = roots;
+    }
     const size_t chars = TotalChars(blocks);
-    if (p == 0 || chars > best_chars) {
+    // A laxer pass may only grow what the strict pass found (a short
+    // article stays short), unless the strict pass found nothing.
+    const bool grows = best_chars < 300 || Covers(m.doc, roots, strict_roots);
+    if (p == 0 || (chars > best_chars && grows)) {
       result.blocks = std::move(blocks);
       best_chars = chars;
     }

@@ -8,6 +8,7 @@ namespace {
 constexpr int kAncestorLevels = 5;
 constexpr size_t kTopCandidates = 5;
 constexpr int kMinAlternatives = 3;
+constexpr float kSemanticBoost = 2.0f;
 
 float TagBonus(Tag tag) {
   switch (tag) {
@@ -55,9 +56,13 @@ class Scorer {
   std::vector<uint32_t> Select() {
     ScoreParagraphs();
     if (candidates_.empty()) return {};
-    for (uint32_t c : candidates_) scores_.value[c] *= 1.0f - float(stats_[c].LinkDensity());
+    for (uint32_t c : candidates_) {
+      scores_.value[c] *= (1.0f - float(stats_[c].LinkDensity())) * SemanticBoost(c);
+    }
     uint32_t top = BestCandidate();
-    if (IsTop(doc_, top)) return {};
+    // Content spread over the whole page (forums, mailing-list archives):
+    // the body is the best container there is.
+    if (IsTop(doc_, top)) return {doc_.body};
     top = RaiseToCommonAncestor(top);
     top = RaiseWhileParentScoresBetter(top);
     top = RaiseThroughOnlyChildren(top);
@@ -65,6 +70,13 @@ class Scorer {
   }
 
  private:
+  // Pages that mark their content with <main> or <article> mostly mean it.
+  float SemanticBoost(uint32_t i) const {
+    const Node& node = doc_.nodes[i];
+    const bool semantic = (node.flags & kInArticle) || node.tag == Tag::kMain || node.tag == Tag::kArticle;
+    return semantic ? kSemanticBoost : 1.0f;
+  }
+
   void Touch(uint32_t i) {
     if (scores_.scored[i]) return;
     scores_.scored[i] = 1;
@@ -82,10 +94,17 @@ class Scorer {
         i = node.end;
         continue;
       }
+      // Lines split by <br> are judged by their average length: a column
+      // of names or links with commas is not prose.
+      const uint32_t line_chars = st.inline_chars / (st.inline_breaks + 1u);
       if (HasTrait(node.tag, kBlock) && !IsTop(doc_, i) &&
-          st.inline_chars >= static_cast<uint32_t>(options_.min_paragraph_chars)) {
+          line_chars >= static_cast<uint32_t>(options_.min_paragraph_chars)) {
+        // Text split by pairs of <br> holds several paragraphs (Readability
+        // turns <br><br> into paragraphs before scoring).
+        const uint32_t units = 1 + st.inline_breaks / 2;
+        const uint32_t unit_chars = st.inline_chars / units;
         const float score =
-            1.0f + st.inline_commas + std::min<uint32_t>(st.inline_chars / 100, 3);
+            units * (1.0f + std::min<uint32_t>(unit_chars / 100, 3)) + st.inline_commas;
         // Text beside block children is an anonymous paragraph inside this
         // element (Readability wraps it in a <p>); otherwise the element is
         // the paragraph and its parent holds it.

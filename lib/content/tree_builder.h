@@ -60,6 +60,7 @@ class TreeBuilder {
   int open_links_ = 0;
   int open_paragraphs_ = 0;
   int open_foreign_ = 0;
+  int open_articles_ = 0;  // <article> or <main>
   bool in_head_ = false;
 };
 
