@@ -184,8 +184,21 @@ TEST(ExtractorTest, WithoutScoredProseFallsBackToArticleMainRoleAndContentId) {
 }
 
 TEST(ExtractorTest, WithoutAnyHintFallsBackToTheLargestTextBlock) {
-  const std::string text = TextOf(Page("<div>tiny</div><div>the largest of the short ones</div>"));
-  EXPECT_EQ(text, "the largest of the short ones");
+  // Both blocks are below the paragraph length, so nothing is scored.
+  const std::string text = TextOf(Page("<div>tiny</div><div>largest short one</div>"));
+  EXPECT_EQ(text, "largest short one");
+}
+
+TEST(ExtractorTest, ProseSpreadOverThePageKeepsTheBody) {
+  // Forum-like: prose directly in several body-level blocks, none dominant.
+  std::string html = "<body>";
+  for (int i = 0; i < 4; ++i) {
+    html += "<blockquote>Post" + std::to_string(i) + " " + Para("x").substr(3);
+    html.resize(html.size() - 4);  // drop "</p>"
+    html += "</blockquote>";
+  }
+  const std::string text = TextOf(html);
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(Contains(text, "Post" + std::to_string(i))) << text;
 }
 
 TEST(ExtractorTest, BareTextFallsBackToTheBody) {
