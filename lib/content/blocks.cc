@@ -43,7 +43,10 @@ bool DropsConditionally(const Document& doc, const std::vector<NodeStats>& stats
 }
 
 // Collects the text of one walk into blocks, joining text nodes with
-// single spaces.
+// single spaces. A heading is held back until text follows it: a heading
+// whose section is empty (its links and teasers were removed: "Related
+// articles", "Share this") is dropped when a heading of the same or a
+// higher rank, or the end, comes first.
 class BlockWriter {
  public:
   explicit BlockWriter(std::vector<TextBlock>* out) : out_(out) {}
@@ -55,23 +58,55 @@ class BlockWriter {
   }
   void Break() {
     while (!current_.empty() && current_.back() == ' ') current_.pop_back();
-    if (!current_.empty()) {
-      out_->push_back({heading_ ? TextBlock::Kind::kHeading : TextBlock::Kind::kParagraph,
-                       std::move(current_)});
+    if (current_.empty()) return;
+    if (level_ > 0) {
+      while (!pending_.empty() && pending_.back().level >= level_) pending_.pop_back();
+      pending_.push_back({level_, std::move(current_)});
+    } else {
+      for (Pending& h : pending_) out_->push_back({TextBlock::Kind::kHeading, std::move(h.text)});
+      pending_.clear();
+      out_->push_back({TextBlock::Kind::kParagraph, std::move(current_)});
     }
     current_.clear();
   }
-  void SetHeading(bool heading) { heading_ = heading; }
+  // At the end: headings still held back are dropped, unless they are all
+  // the page has.
+  void Finish() {
+    Break();
+    if (out_->empty()) {
+      for (Pending& h : pending_) out_->push_back({TextBlock::Kind::kHeading, std::move(h.text)});
+    }
+    pending_.clear();
+  }
+  // 1..6 for h1..h6, 0 for body text.
+  void SetHeadingLevel(int level) { level_ = level; }
 
  private:
+  struct Pending {
+    int level;
+    std::string text;
+  };
   std::vector<TextBlock>* out_;
   std::string current_;
-  bool heading_ = false;
+  std::vector<Pending> pending_;  // at most six: one per rank
+  int level_ = 0;
 };
+
+int HeadingLevel(Tag tag) {
+  switch (tag) {
+    case Tag::kH1: return 1;
+    case Tag::kH2: return 2;
+    case Tag::kH3: return 3;
+    case Tag::kH4: return 4;
+    case Tag::kH5: return 5;
+    case Tag::kH6: return 6;
+    default: return 0;
+  }
+}
 
 struct OpenBlock {
   uint32_t end;
-  bool heading;
+  int heading_level;  // of the innermost heading around, 0 when none
 };
 
 void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const Scores& scores,
@@ -82,7 +117,7 @@ void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const
     while (!open.empty() && open.back().end <= i) {
       writer->Break();
       open.pop_back();
-      writer->SetHeading(!open.empty() && open.back().heading);
+      writer->SetHeadingLevel(open.empty() ? 0 : open.back().heading_level);
     }
     const Node& node = doc.nodes[i];
     if (node.tag == Tag::kText) {
@@ -100,14 +135,15 @@ void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const
       writer->Break();
     } else if (HasTrait(node.tag, kBlock)) {
       writer->Break();
-      const bool heading = HasTrait(node.tag, kHeading) || (!open.empty() && open.back().heading);
-      open.push_back({node.end, heading});
-      writer->SetHeading(heading);
+      int level = HeadingLevel(node.tag);
+      if (level == 0 && !open.empty()) level = open.back().heading_level;
+      open.push_back({node.end, level});
+      writer->SetHeadingLevel(level);
     }
     ++i;
   }
   writer->Break();
-  writer->SetHeading(false);
+  writer->SetHeadingLevel(0);
 }
 
 }  // namespace
@@ -117,6 +153,7 @@ void EmitBlocks(const Document& doc, const std::vector<NodeStats>& stats, const 
                 std::vector<TextBlock>* out) {
   BlockWriter writer(out);
   for (uint32_t root : roots) EmitSubtree(doc, stats, scores, root, options, &writer);
+  writer.Finish();
 }
 
 }  // namespace pagesieve::content

@@ -25,7 +25,7 @@ enum NodeFlag : uint16_t {
   kHasBlockChild = 1 << 4,    // an element child starts a block
   kIdContent = 1 << 5,        // id="content"
   kArticleBody = 1 << 6,      // itemprop=articleBody
-  kForeign = 1 << 7,          // inside <svg> or <math>
+  kForeign = 1 << 7,          // inside <svg>
   kInArticle = 1 << 8,        // inside <article> or <main>
 };
 

@@ -48,7 +48,7 @@ constexpr TraitEntry kTraitTable[] = {
     {Tag::kH4, kBlockP | kHeading}, {Tag::kH5, kBlockP | kHeading}, {Tag::kH6, kBlockP | kHeading},
     {Tag::kAddress, kBlockP}, {Tag::kArticle, kBlockP}, {Tag::kBlockquote, kBlockP},
     {Tag::kCenter, kBlockP}, {Tag::kDetails, kBlockP}, {Tag::kDir, kBlockP}, {Tag::kDiv, kBlockP},
-    {Tag::kDl, kBlockP}, {Tag::kFieldset, kBlockP}, {Tag::kFigcaption, kBlockP},
+    {Tag::kDl, kBlockP}, {Tag::kFieldset, kBlockP}, {Tag::kFigcaption, kBlockP | kBoilerplate},
     {Tag::kFigure, kBlockP}, {Tag::kHgroup, kBlockP}, {Tag::kMain, kBlockP}, {Tag::kMenu, kBlockP},
     {Tag::kOl, kBlockP}, {Tag::kP, kBlockP}, {Tag::kPre, kBlockP}, {Tag::kListing, kBlockP},
     {Tag::kSection, kBlockP}, {Tag::kSummary, kBlockP}, {Tag::kTable, kBlockP | kScope},

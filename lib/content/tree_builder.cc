@@ -62,7 +62,7 @@ void TreeBuilder::Build(std::string_view html, Document* doc) {
   doc->Clear();
   doc_ = doc;
   stack_.clear();
-  open_links_ = open_paragraphs_ = open_foreign_ = open_articles_ = 0;
+  open_links_ = open_paragraphs_ = open_foreign_ = open_svg_ = open_articles_ = 0;
   in_head_ = false;
   Node root;
   root.tag = Tag::kRoot;
@@ -275,7 +275,7 @@ void TreeBuilder::Text(std::string_view raw) {
     text.text_begin = static_cast<uint32_t>(doc_->text.size());
     text.end = static_cast<uint32_t>(nodes.size() + 1);
     if (open_links_ > 0) text.flags |= kInLink;
-    if (open_foreign_ > 0) text.flags |= kForeign;
+    if (open_svg_ > 0) text.flags |= kForeign;
     nodes.push_back(text);
   }
   Node& node = nodes.back();
@@ -320,7 +320,7 @@ uint32_t TreeBuilder::AddNode(Tag tag) {
   node.tag = tag;
   node.parent = Current();
   node.end = index + 1;
-  if (open_foreign_ > 0) node.flags |= kForeign;
+  if (open_svg_ > 0) node.flags |= kForeign;
   if (open_articles_ > 0) node.flags |= kInArticle;
   if (HasTrait(tag, kBlock)) nodes[node.parent].flags |= kHasBlockChild;
   nodes.push_back(node);
@@ -333,6 +333,7 @@ void TreeBuilder::Push(uint32_t node, const HtmlToken& token) {
   if (tag == Tag::kA) ++open_links_;
   if (tag == Tag::kP) ++open_paragraphs_;
   if (tag == Tag::kSvg || tag == Tag::kMath) ++open_foreign_;
+  if (tag == Tag::kSvg) ++open_svg_;
   if (tag == Tag::kArticle || tag == Tag::kMain) ++open_articles_;
 }
 
@@ -342,6 +343,7 @@ void TreeBuilder::Pop() {
   if (top.tag == Tag::kA) --open_links_;
   if (top.tag == Tag::kP) --open_paragraphs_;
   if (top.tag == Tag::kSvg || top.tag == Tag::kMath) --open_foreign_;
+  if (top.tag == Tag::kSvg) --open_svg_;
   if (top.tag == Tag::kArticle || top.tag == Tag::kMain) --open_articles_;
   stack_.pop_back();
 }

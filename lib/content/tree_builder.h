@@ -59,7 +59,8 @@ class TreeBuilder {
   std::vector<OpenElement> stack_;
   int open_links_ = 0;
   int open_paragraphs_ = 0;
-  int open_foreign_ = 0;
+  int open_foreign_ = 0;  // <svg> or <math>: foreign content parsing rules
+  int open_svg_ = 0;      // <svg>: graphics, never text
   int open_articles_ = 0;  // <article> or <main>
   bool in_head_ = false;
 };
