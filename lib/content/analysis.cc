@@ -20,6 +20,7 @@ uint16_t Add16(uint16_t a, uint32_t b) { return static_cast<uint16_t>(std::min<u
 bool RemovedByMarkup(const Node& node, const NodeStats& st, const RemovalPolicy& policy) {
   if (node.tag == Tag::kBody || node.tag == Tag::kRoot) return false;
   if (node.flags & (kHidden | kRoleBoilerplate | kForeign)) return true;
+  if (node.tag == Tag::kNoscript) return !policy.keep_noscript;
   if (HasTrait(node.tag, kBoilerplate)) {
     // An article's own <header> holds its title and lead, not site chrome.
     if (node.tag == Tag::kHeader && (node.flags & kInArticle)) return false;

@@ -16,6 +16,7 @@ namespace pagesieve::content {
 struct RemovalPolicy {
   double link_density_max = 0.8;
   bool strip_by_class = true;  // remove elements whose class/id say boilerplate
+  bool keep_noscript = false;  // read <noscript> fallbacks as content (the last resort)
 };
 
 // Statistics of one element's subtree, removed parts excluded.

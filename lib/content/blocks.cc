@@ -34,8 +34,10 @@ bool DropsConditionally(const Document& doc, const std::vector<NodeStats>& stats
   const double heading_density = st.chars == 0 ? 0 : double(st.heading_chars) / st.chars;
   const double link_density = st.LinkDensity();
   const uint32_t length = st.chars;
-  const bool figure = (img > 1 || length < 25) && HasFigureAncestor(doc, i, options.max_depth);
-  return (img > 1 && p / img < 0.5 && !figure) || (!is_list && li > p) ||
+  // Readability also drops image-heavy blocks (more than one image, under
+  // two paragraphs per image); on the annotated pages that loses text.
+  const bool figure = length < 25 && HasFigureAncestor(doc, i, options.max_depth);
+  return (!is_list && li > p) ||
          (st.inputs > std::floor(p / 3)) ||
          (!is_list && heading_density < 0.9 && length < 25 && (img == 0 || img > 2) && !figure) ||
          (!is_list && weight < 25 && link_density > 0.2) || (weight >= 25 && link_density > 0.5) ||

@@ -29,9 +29,13 @@ struct Pass {
   bool strip_by_class;
   bool weight_classes;
   bool clean_conditionally;
+  bool keep_noscript;
 };
-constexpr Pass kPasses[] = {{true, true, true}, {false, true, true}, {false, false, true},
-                            {false, false, false}};
+constexpr Pass kPasses[] = {{true, true, true, false},
+                            {false, true, true, false},
+                            {false, false, true, false},
+                            {false, false, false, false},
+                            {false, false, false, true}};
 
 size_t TotalChars(const std::vector<TextBlock>& blocks) {
   size_t n = 0;
@@ -78,6 +82,7 @@ struct Extractor::Impl {
     RemovalPolicy removal;
     removal.link_density_max = options.link_density_max;
     removal.strip_by_class = pass.strip_by_class;
+    removal.keep_noscript = pass.keep_noscript;
     ComputeStats(doc, removal, &stats);
     ScoringOptions scoring;
     scoring.min_paragraph_chars = options.min_paragraph_chars;

@@ -31,7 +31,7 @@ constexpr TraitEntry kTraitTable[] = {
     {Tag::kLink, kVoid}, {Tag::kMeta, kVoid}, {Tag::kParam, kVoid}, {Tag::kSource, kVoid},
     {Tag::kTrack, kVoid}, {Tag::kWbr, kVoid}, {Tag::kFrame, kVoid},
     {Tag::kScript, kRawText | kBoilerplate}, {Tag::kStyle, kRawText | kBoilerplate},
-    {Tag::kNoscript, kRawText | kBoilerplate}, {Tag::kIframe, kRawText | kBoilerplate},
+    {Tag::kNoscript, kBlock | kBoilerplate}, {Tag::kIframe, kRawText | kBoilerplate},
     {Tag::kNoembed, kRawText | kBoilerplate}, {Tag::kNoframes, kRawText | kBoilerplate},
     {Tag::kXmp, kRawText | kBlockP}, {Tag::kPlaintext, kRawText | kBlockP},
     {Tag::kTitle, kEscapableRaw | kBoilerplate}, {Tag::kTextarea, kEscapableRaw | kBoilerplate},

@@ -8,7 +8,8 @@ namespace {
 constexpr int kAncestorLevels = 5;
 constexpr size_t kTopCandidates = 5;
 constexpr int kMinAlternatives = 3;
-constexpr float kSemanticBoost = 2.0f;
+constexpr float kSemanticBoost = 1.5f;
+constexpr float kFullWeightChars = 250;
 
 float TagBonus(Tag tag) {
   switch (tag) {
@@ -77,11 +78,19 @@ class Scorer {
     return semantic ? kSemanticBoost : 1.0f;
   }
 
+  // A positive class counts in full only on an element with some text: a
+  // one-line box called "content-teaser" must not outscore the article.
+  float ClassWeight(uint32_t i) const {
+    const float weight = doc_.nodes[i].class_weight;
+    if (weight <= 0) return weight;
+    return weight * std::min(1.0f, float(stats_[i].chars) / kFullWeightChars);
+  }
+
   void Touch(uint32_t i) {
     if (scores_.scored[i]) return;
     scores_.scored[i] = 1;
     const Node& node = doc_.nodes[i];
-    scores_.value[i] = TagBonus(node.tag) + (options_.weight_classes ? node.class_weight : 0);
+    scores_.value[i] = TagBonus(node.tag) + (options_.weight_classes ? ClassWeight(i) : 0);
     candidates_.push_back(i);
   }
 
