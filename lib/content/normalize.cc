@@ -41,10 +41,8 @@ inline void PutCollapsed(char c, bool* space, std::string* out) {
   }
 }
 
-void FoldAscii(std::string_view text, std::string* out) {
-  bool space = true;
-  for (char c : text) PutCollapsed(static_cast<char>(kAsciiFold[static_cast<uint8_t>(c)]), &space, out);
-  if (!out->empty() && out->back() == ' ') out->pop_back();
+void FoldAscii(std::string_view text, bool* space, std::string* out) {
+  for (char c : text) PutCollapsed(static_cast<char>(kAsciiFold[static_cast<uint8_t>(c)]), space, out);
 }
 
 bool IsUnicodeSpace(utf8proc_int32_t cp) {
@@ -54,9 +52,9 @@ bool IsUnicodeSpace(utf8proc_int32_t cp) {
          cat == UTF8PROC_CATEGORY_ZP || cat == UTF8PROC_CATEGORY_CC || cp == 0x85;
 }
 
-// utf8proc over valid UTF-8, through a per-thread code point buffer so that
-// no call allocates once the buffer has grown.
-void FoldUnicode(std::string_view text, std::string* out) {
+// utf8proc over one short stretch of valid UTF-8, through a per-thread code
+// point buffer so that no call allocates once the buffer has grown.
+void FoldUnicode(std::string_view text, bool* space, std::string* out) {
   thread_local std::vector<utf8proc_int32_t> buffer;
   const auto* src = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
   const auto len = static_cast<utf8proc_ssize_t>(text.size());
@@ -67,23 +65,45 @@ void FoldUnicode(std::string_view text, std::string* out) {
     buffer.resize(static_cast<size_t>(n));
     n = utf8proc_decompose(src, len, buffer.data(), n, kFoldOptions);
   }
-  if (n < 0) {  // cannot happen on valid UTF-8; keep the text rather than lose it
-    FoldAscii(text, out);
+  if (n < 0) {  // cannot happen on valid UTF-8; keep the bytes rather than lose them
+    out->append(text);
+    *space = false;
     return;
   }
   n = utf8proc_normalize_utf32(buffer.data(), n, kFoldOptions);
-  if (n < 0) n = 0;
-  bool space = true;
   utf8proc_uint8_t encoded[4];
   for (utf8proc_ssize_t i = 0; i < n; ++i) {
     const utf8proc_int32_t cp = buffer[i];
     if (IsUnicodeSpace(cp)) {
-      PutCollapsed(' ', &space, out);
+      PutCollapsed(' ', space, out);
       continue;
     }
     const utf8proc_ssize_t bytes = utf8proc_encode_char(cp, encoded);
     out->append(reinterpret_cast<const char*>(encoded), static_cast<size_t>(bytes));
-    space = false;
+    *space = false;
+  }
+}
+
+// NFKC + case folding of valid UTF-8 with whitespace collapsed. ASCII runs
+// take the fast path; each non-ASCII run goes to utf8proc together with the
+// ASCII character before it (which a combining mark may compose with).
+// Cutting there is exact: no ASCII character composes with what precedes
+// it, and case folding has no context.
+void Fold(std::string_view text, std::string* out) {
+  bool space = true;  // drops leading whitespace
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t ascii_end = i + AsciiPrefixLength(text.substr(i));
+    if (ascii_end == text.size()) {
+      FoldAscii(text.substr(i), &space, out);
+      break;
+    }
+    const size_t start = ascii_end > i ? ascii_end - 1 : ascii_end;
+    FoldAscii(text.substr(i, start - i), &space, out);
+    size_t end = ascii_end;
+    while (end < text.size() && static_cast<unsigned char>(text[end]) >= 0x80) ++end;
+    FoldUnicode(text.substr(start, end - start), &space, out);
+    i = end;
   }
   if (!out->empty() && out->back() == ' ') out->pop_back();
 }
@@ -98,11 +118,7 @@ std::string NormalizeForHashing(std::string_view text, const NormalizeOptions& o
   }
   std::string folded;
   folded.reserve(text.size());
-  if (AsciiPrefixLength(text) == text.size()) {
-    FoldAscii(text, &folded);
-  } else {
-    FoldUnicode(text, &folded);
-  }
+  Fold(text, &folded);
   std::string out;
   out.reserve(folded.size());
   AppendMaskedDates(folded, options.mask_numbers, &out);
