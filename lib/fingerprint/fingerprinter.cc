@@ -17,6 +17,22 @@ std::string_view CutAtCharBoundary(std::string_view text, size_t max) {
   return text.substr(0, end);
 }
 
+// Where the paragraph starting at `begin` ends: at the next blank line (a
+// newline followed by optional spaces, tabs or CRs and another newline), or
+// at the end of the text. Sets `*next` to where the next paragraph starts.
+size_t ParagraphEnd(std::string_view text, size_t begin, size_t* next) {
+  for (size_t nl = text.find('\n', begin); nl != std::string_view::npos;
+       nl = text.find('\n', nl + 1)) {
+    size_t after = text.find_first_not_of(" \t\r", nl + 1);
+    if (after != std::string_view::npos && text[after] == '\n') {
+      *next = after + 1;
+      return nl;
+    }
+  }
+  *next = text.size();
+  return text.size();
+}
+
 }  // namespace
 
 Fingerprinter::Fingerprinter(FingerprintOptions options)
@@ -44,8 +60,9 @@ StatusOr<PageFingerprint> Fingerprinter::Fingerprint(const PageInput& page) {
   // prefix would make different files look identical.
   out.content = normalized_.empty() ? Sha256Digest128(page.body) : Sha256Digest128(normalized_);
 
+  block_views_.assign(blocks_.begin(), blocks_.end());
   emphasized_views_.assign(emphasized_.begin(), emphasized_.end());
-  TextSimHasher::Result shingled = simhasher_.Compute(normalized_, emphasized_views_);
+  TextSimHasher::Result shingled = simhasher_.Compute(block_views_, emphasized_views_);
   out.tokens = shingled.tokens;
   out.simhash = shingled.simhash;
   return out;
@@ -54,12 +71,13 @@ StatusOr<PageFingerprint> Fingerprinter::Fingerprint(const PageInput& page) {
 void Fingerprinter::ExtractText(const PageInput& page, std::string_view body,
                                 PageFingerprint* out) {
   normalized_.clear();
+  blocks_.clear();
   emphasized_.clear();
   if (page.text.has_value()) {
     std::string_view text = CutAtCharBoundary(*page.text, options_.max_body_bytes);
     out->truncated = out->truncated || text.size() < page.text->size();
     out->text = std::string(text);
-    normalized_ = content::NormalizeForHashing(text, options_.normalize);
+    AddParagraphs(out->text);
     return;
   }
   switch (content::ClassifyContent(page.content_type, body)) {
@@ -67,7 +85,7 @@ void Fingerprinter::ExtractText(const PageInput& page, std::string_view body,
       return;
     case content::ContentKind::kText:
       out->text = content::DecodeToUtf8(body, page.content_type);
-      normalized_ = content::NormalizeForHashing(out->text, options_.normalize);
+      AddParagraphs(out->text);
       return;
     case content::ContentKind::kHtml:
       ExtractHtml(body, page.content_type, out);
@@ -75,10 +93,10 @@ void Fingerprinter::ExtractText(const PageInput& page, std::string_view body,
   }
 }
 
-// Blocks are normalized one by one, to know which normalized text came from
-// a heading; joined by one space they equal the normalization of the whole
-// text (which collapses the blank line between blocks to one space), so a
-// page digests the same whether we extract its text or the crawler did.
+// Normalized block by block, to know which text came from a heading. Joined
+// by one space, the blocks equal the normalization of the whole text (which
+// collapses the blank line between blocks to one space), so a page digests
+// the same whether we extract its text or the crawler did.
 void Fingerprinter::ExtractHtml(std::string_view body, std::string_view content_type,
                                 PageFingerprint* out) {
   std::string utf8 = content::DecodeToUtf8(body, content_type);
@@ -86,16 +104,33 @@ void Fingerprinter::ExtractHtml(std::string_view body, std::string_view content_
   out->text = main.Text();
   out->title = std::move(main.title);
   for (const content::TextBlock& block : main.blocks) {
-    std::string normalized = content::NormalizeForHashing(block.text, options_.normalize);
-    if (normalized.empty()) continue;
-    if (!normalized_.empty()) normalized_.push_back(' ');
-    normalized_ += normalized;
-    if (block.kind == content::TextBlock::Kind::kHeading) {
-      emphasized_.push_back(std::move(normalized));
+    if (AddBlock(content::NormalizeForHashing(block.text, options_.normalize)) &&
+        block.kind == content::TextBlock::Kind::kHeading) {
+      emphasized_.push_back(blocks_.back());
     }
   }
   std::string title = content::NormalizeForHashing(out->title, options_.normalize);
   if (!title.empty()) emphasized_.push_back(std::move(title));
+}
+
+// MainContent::Text() separates blocks by a blank line, so the paragraphs of
+// an extracted text given back to us are exactly its blocks.
+void Fingerprinter::AddParagraphs(std::string_view text) {
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t next = 0;
+    size_t end = ParagraphEnd(text, begin, &next);
+    AddBlock(content::NormalizeForHashing(text.substr(begin, end - begin), options_.normalize));
+    begin = next;
+  }
+}
+
+bool Fingerprinter::AddBlock(std::string normalized) {
+  if (normalized.empty()) return false;
+  if (!normalized_.empty()) normalized_.push_back(' ');
+  normalized_ += normalized;
+  blocks_.push_back(std::move(normalized));
+  return true;
 }
 
 }  // namespace pagesieve::fingerprint

@@ -76,16 +76,23 @@ class Fingerprinter {
   const FingerprintOptions& options() const { return options_; }
 
  private:
-  // Fills title and text, and the normalized text and emphasized texts.
+  // Fills title and text, and the normalized blocks and emphasized texts.
   void ExtractText(const PageInput& page, std::string_view body, PageFingerprint* out);
   void ExtractHtml(std::string_view body, std::string_view content_type, PageFingerprint* out);
+  // Plain text: its paragraphs (split at blank lines) are its blocks.
+  void AddParagraphs(std::string_view text);
+  // Appends one normalized block to blocks_ and normalized_; false if empty.
+  bool AddBlock(std::string normalized);
 
   FingerprintOptions options_;
   url::Canonicalizer canonicalizer_;
   content::Extractor extractor_;
   TextSimHasher simhasher_;
-  std::string normalized_;                // the normalized main text
+  // Per-page buffers, kept to reuse their memory.
+  std::string normalized_;                // the normalized main text: blocks_ joined by ' '
+  std::vector<std::string> blocks_;       // the normalized blocks
   std::vector<std::string> emphasized_;   // the normalized title and headings
+  std::vector<std::string_view> block_views_;
   std::vector<std::string_view> emphasized_views_;
 };
 

@@ -21,10 +21,12 @@ struct SimHashOptions {
 
 // From normalized text to its token count and SimHash.
 //
-// The body is tokenized and shingled as one stream. Each emphasized text
-// (the title, each heading) is shingled on its own with the body's shingle
-// size; a shingle found in one of them is weighted by heading_weight, and
-// one found only there (a title the body does not repeat) still counts.
+// The main text comes as blocks (paragraphs, headings), each shingled on its
+// own: no shingle spans two blocks, so a block added or removed (a teaser, a
+// timestamp line) changes only its own shingles, not the ones around it.
+// Each emphasized text (the title, each heading) is shingled the same way;
+// a shingle found in one of them is weighted by heading_weight, and one
+// found only there (a title the text does not repeat) still counts.
 //
 // Keeps its buffers between calls, so it allocates nothing once they have
 // grown. Not thread-safe: one per thread.
@@ -33,15 +35,17 @@ class TextSimHasher {
   explicit TextSimHasher(SimHashOptions options) : options_(options) {}
 
   struct Result {
-    uint32_t tokens = 0;  // tokens in the body
+    uint32_t tokens = 0;  // tokens in all blocks
     std::optional<uint64_t> simhash;
   };
 
-  Result Compute(std::string_view body, std::span<const std::string_view> emphasized);
+  Result Compute(std::span<const std::string_view> blocks,
+                 std::span<const std::string_view> emphasized);
 
  private:
   SimHashOptions options_;
   TokenHashes body_tokens_;
+  std::vector<size_t> block_ends_;  // where each block's tokens end in body_tokens_
   TokenHashes scratch_tokens_;
   std::vector<uint64_t> shingles_;
   std::vector<uint64_t> emphasized_shingles_;

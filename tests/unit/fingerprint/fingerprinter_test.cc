@@ -94,6 +94,20 @@ TEST_F(FingerprinterTest, GivenTextWinsOverTheBody) {
   EXPECT_TRUE(fp.title.empty());
 }
 
+// Blank lines separate the blocks of a given text, as MainContent::Text()
+// writes them; shingles never span blocks, so swapping two whole paragraphs
+// keeps the SimHash (the content digest still sees the order).
+TEST_F(FingerprinterTest, GivenTextParagraphsAreShingledAsBlocks) {
+  std::string a = kProse + " first";
+  std::string b = "Another paragraph about the weather and the harvest, which was late this year "
+                  "because of the rain that fell for most of August";
+  PageFingerprint ab = Fingerprint("", "", a + "\n\n" + b);
+  PageFingerprint ba = Fingerprint("", "", b + "\n \r\n" + a);
+  ASSERT_TRUE(ab.simhash.has_value());
+  EXPECT_EQ(ab.simhash, ba.simhash);
+  EXPECT_NE(ab.content, ba.content);
+}
+
 TEST_F(FingerprinterTest, PlainTextBodyIsTheText) {
   std::string body = "Plain  Text\nbody, with CAPITALS.";
   PageFingerprint fp = Fingerprint(body, "text/plain; charset=utf-8");

@@ -13,10 +13,16 @@ namespace {
 
 using testing::RandomText;
 
+TextSimHasher::Result ComputeOne(TextSimHasher& hasher, std::string_view body,
+                                 std::vector<std::string_view> emphasized = {}) {
+  std::string_view blocks[] = {body};
+  return hasher.Compute(blocks, emphasized);
+}
+
 uint64_t SimHashOf(std::string_view body, std::vector<std::string_view> emphasized = {},
                    SimHashOptions options = {}) {
   TextSimHasher hasher(options);
-  TextSimHasher::Result result = hasher.Compute(body, emphasized);
+  TextSimHasher::Result result = ComputeOne(hasher, body, emphasized);
   EXPECT_TRUE(result.simhash.has_value()) << "too few tokens: " << result.tokens;
   return result.simhash.value_or(0);
 }
@@ -77,7 +83,7 @@ TEST(TextSimHasherTest, SimHashOfAFixedTextNeverChanges) {
 
 TEST(TextSimHasherTest, CountsTokens) {
   TextSimHasher hasher({});
-  EXPECT_EQ(hasher.Compute("one two, three! 4", {}).tokens, 4u);
+  EXPECT_EQ(ComputeOne(hasher, "one two, three! 4").tokens, 4u);
 }
 
 TEST(TextSimHasherTest, TextsBelowMinTokensGetNoSimHash) {
@@ -85,18 +91,17 @@ TEST(TextSimHasherTest, TextsBelowMinTokensGetNoSimHash) {
   SimHashOptions options;
   options.min_tokens = 50;
   TextSimHasher hasher(options);
-  TextSimHasher::Result short_text = hasher.Compute(random.Text(49), {});
+  TextSimHasher::Result short_text = ComputeOne(hasher, random.Text(49));
   EXPECT_EQ(short_text.tokens, 49u);
   EXPECT_FALSE(short_text.simhash.has_value());
-  EXPECT_TRUE(hasher.Compute(random.Text(50), {}).simhash.has_value());
+  EXPECT_TRUE(ComputeOne(hasher, random.Text(50)).simhash.has_value());
 }
 
 TEST(TextSimHasherTest, EmptyTextGetsNoSimHashEvenWithoutMinimum) {
   SimHashOptions options;
   options.min_tokens = 0;
   TextSimHasher hasher(options);
-  std::vector<std::string_view> title = {"a title"};
-  EXPECT_FALSE(hasher.Compute("", title).simhash.has_value());
+  EXPECT_FALSE(ComputeOne(hasher, "", {"a title"}).simhash.has_value());
 }
 
 // The same sentence added to a text moves its SimHash further when it is a
@@ -114,6 +119,48 @@ TEST(TextSimHasherTest, HeadingShinglesMoveTheHashMoreThanBodyShingles) {
     as_body += HammingDistance(before, SimHashOf(with_sentence));
   }
   EXPECT_GT(as_heading, 1.3 * as_body);
+}
+
+uint64_t SimHashOfBlocks(const std::vector<std::string>& blocks) {
+  TextSimHasher hasher({});
+  std::vector<std::string_view> views(blocks.begin(), blocks.end());
+  return hasher.Compute(views, {}).simhash.value_or(0);
+}
+
+// No shingle spans two blocks, so reordering whole blocks changes nothing.
+TEST(TextSimHasherTest, ShinglesDoNotSpanBlocks) {
+  RandomText random(12);
+  std::string a = random.Text(40);
+  std::string b = random.Text(40);
+  EXPECT_EQ(SimHashOfBlocks({a, b}), SimHashOfBlocks({b, a}));
+  EXPECT_NE(SimHashOf(a + " " + b), SimHashOf(b + " " + a));
+}
+
+TEST(TextSimHasherTest, TokensOfAllBlocksCount) {
+  TextSimHasher hasher({});
+  std::string_view blocks[] = {"one two", "three", "", "four five six"};
+  EXPECT_EQ(hasher.Compute(blocks, {}).tokens, 6u);
+}
+
+// A short block slipped between paragraphs (a timestamp line, a teaser) adds
+// one shingle per window of its own and breaks none of its neighbours'.
+TEST(TextSimHasherTest, AnInsertedShortBlockMovesLessThanTheSameWordsInline) {
+  RandomText random(13);
+  double as_block = 0;
+  double inline_words = 0;
+  for (int t = 0; t < 60; ++t) {
+    std::vector<std::string> blocks;
+    for (int i = 0; i < 8; ++i) blocks.push_back(random.Text(40));
+    std::string inserted = random.Text(3);
+    uint64_t before = SimHashOfBlocks(blocks);
+    std::vector<std::string> with_block = blocks;
+    with_block.insert(with_block.begin() + 4, inserted);
+    std::vector<std::string> with_inline = blocks;
+    with_inline[4] = inserted + " " + with_inline[4];
+    as_block += HammingDistance(before, SimHashOfBlocks(with_block));
+    inline_words += HammingDistance(before, SimHashOfBlocks(with_inline));
+  }
+  EXPECT_LT(as_block, inline_words);
 }
 
 TEST(TextSimHasherTest, TitleNotRepeatedInTheBodyStillCounts) {
@@ -147,7 +194,7 @@ std::string RandomHanzi(RandomText& random, size_t count) {
 TEST(TextSimHasherTest, ChineseCountsCharactersAsTokens) {
   RandomText random(9);
   TextSimHasher hasher({});
-  EXPECT_EQ(hasher.Compute(RandomHanzi(random, 120), {}).tokens, 120u);
+  EXPECT_EQ(ComputeOne(hasher, RandomHanzi(random, 120)).tokens, 120u);
 }
 
 TEST(TextSimHasherTest, ChineseWithOneCharacterChangedStaysNear) {
@@ -169,7 +216,7 @@ TEST(TextSimHasherTest, OneRepeatedWordIsOneFeature) {
   std::string text;
   for (int i = 0; i < 100000; ++i) text += "spam ";
   TextSimHasher hasher({});
-  TextSimHasher::Result result = hasher.Compute(text, {});
+  TextSimHasher::Result result = ComputeOne(hasher, text);
   EXPECT_EQ(result.tokens, 100000u);
   std::vector<uint64_t> shingle;
   TokenHashes three;
@@ -185,7 +232,7 @@ TEST(TextSimHasherTest, BinaryGarbageIsHandled) {
   SimHashOptions options;
   options.min_tokens = 1;
   TextSimHasher hasher(options);
-  TextSimHasher::Result result = hasher.Compute(garbage, {});
+  TextSimHasher::Result result = ComputeOne(hasher, garbage);
   EXPECT_GT(result.tokens, 0u);
   EXPECT_TRUE(result.simhash.has_value());
 }
