@@ -1,0 +1,178 @@
+#include "store/bloom/bloom_format.h"
+
+#include <xxhash.h>
+
+#include <bit>
+#include <cstring>
+
+namespace pagesieve::store::bloom {
+namespace {
+
+constexpr char kMagic[8] = {'P', 'S', 'B', 'L', 'O', 'O', 'M', '\0'};
+// magic, version, 10 option and geometry fields: the part the tag covers.
+constexpr size_t kParameterBytes = 72;
+constexpr size_t kSlotBytes = 16;
+constexpr size_t kChecksumBytes = 8;
+
+template <typename T>
+void Put(std::string* out, T value) {
+  static_assert(std::endian::native == std::endian::little, "the format is little-endian");
+  char raw[sizeof(T)];
+  std::memcpy(raw, &value, sizeof(T));
+  out->append(raw, sizeof(T));
+}
+
+// Reads fixed-width fields from the front of a view; reading past its end
+// fails once and leaves ok() false.
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  template <typename T>
+  T Get() {
+    T value{};
+    if (in_.size() < sizeof(T)) {
+      ok_ = false;
+      return value;
+    }
+    std::memcpy(&value, in_.data(), sizeof(T));
+    in_.remove_prefix(sizeof(T));
+    return value;
+  }
+  bool ok() const { return ok_; }
+  size_t remaining() const { return in_.size(); }
+
+ private:
+  std::string_view in_;
+  bool ok_ = true;
+};
+
+void PutParameters(const BloomOptions& o, const BloomGeometry& g, std::string* out) {
+  out->append(kMagic, sizeof(kMagic));
+  Put<uint32_t>(out, kBloomFormatVersion);
+  Put<uint64_t>(out, o.expected_items);
+  Put<uint64_t>(out, std::bit_cast<uint64_t>(o.false_positive_rate));
+  Put<uint32_t>(out, static_cast<uint32_t>(o.generations));
+  Put<int64_t>(out, o.ttl.count());
+  Put<uint32_t>(out, static_cast<uint32_t>(o.page_bytes));
+  Put<uint32_t>(out, static_cast<uint32_t>(g.num_probes));
+  Put<uint64_t>(out, g.groups);
+  Put<int64_t>(out, g.generation_width.count());
+  Put<uint64_t>(out, g.keys_per_generation);
+}
+
+Status Corrupt(std::string_view what) {
+  return Status::Corruption("bloom header: " + std::string(what));
+}
+
+// The fields after magic and version. Values that do not fit their C++ type
+// are left out of range, for validation to reject.
+void GetParameters(Reader& r, BloomOptions& o, BloomGeometry& g) {
+  o.expected_items = r.Get<uint64_t>();
+  o.false_positive_rate = std::bit_cast<double>(r.Get<uint64_t>());
+  const uint32_t generations = r.Get<uint32_t>();
+  o.generations = generations > kMaxBloomGenerations ? -1 : static_cast<int>(generations);
+  o.ttl = Duration(r.Get<int64_t>());
+  o.page_bytes = r.Get<uint32_t>();
+  const uint32_t probes = r.Get<uint32_t>();
+  g.num_probes = probes > kMaxProbes ? -1 : static_cast<int>(probes);
+  g.groups = r.Get<uint64_t>();
+  g.generation_width = Duration(r.Get<int64_t>());
+  g.keys_per_generation = r.Get<uint64_t>();
+  g.slots = o.generations + 1;
+  g.page_bytes = static_cast<uint32_t>(o.page_bytes);
+}
+
+Status CheckSlots(const BloomHeader& h) {
+  const int64_t newest = GenerationOf(h.watermark_ms, h.geometry.generation_width);
+  const int64_t oldest =
+      OldestLiveGeneration(h.watermark_ms, h.options.ttl, h.geometry.generation_width);
+  for (size_t i = 0; i < h.slots.size(); ++i) {
+    const int64_t gen = h.slots[i].generation;
+    if (gen == kNoGeneration) continue;
+    if (gen < oldest || gen > newest || SlotOf(gen, h.geometry.slots) != static_cast<int>(i)) {
+      return Corrupt("slot " + std::to_string(i) + " holds generation " + std::to_string(gen) +
+                     ", which cannot be live there at the stored watermark");
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckChecksum(std::string_view bytes) {
+  const std::string_view body = bytes.substr(0, bytes.size() - kChecksumBytes);
+  uint64_t stored = 0;
+  std::memcpy(&stored, bytes.data() + body.size(), kChecksumBytes);
+  if (XXH3_64bits(body.data(), body.size()) != stored) return Corrupt("checksum mismatch");
+  return Status::Ok();
+}
+
+}  // namespace
+
+uint32_t BloomParameterTag(const BloomOptions& options, const BloomGeometry& geometry) {
+  std::string params;
+  PutParameters(options, geometry, &params);
+  return static_cast<uint32_t>(XXH3_64bits(params.data(), params.size()));
+}
+
+std::string EncodeBloomHeader(const BloomHeader& h) {
+  std::string out;
+  out.reserve(kParameterBytes + 8 + kSlotBytes * h.slots.size() + kChecksumBytes);
+  PutParameters(h.options, h.geometry, &out);
+  Put<int64_t>(&out, h.watermark_ms);
+  for (const SlotState& s : h.slots) {
+    Put<int64_t>(&out, s.generation);
+    Put<uint64_t>(&out, s.inserts);
+  }
+  Put<uint64_t>(&out, XXH3_64bits(out.data(), out.size()));
+  return out;
+}
+
+StatusOr<BloomHeader> DecodeBloomHeader(std::string_view bytes) {
+  if (bytes.size() < kParameterBytes + 8 + kChecksumBytes) {
+    return Corrupt(std::to_string(bytes.size()) + " bytes is too short");
+  }
+  if (std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) return Corrupt("bad magic");
+  Reader r(bytes.substr(sizeof(kMagic), bytes.size() - sizeof(kMagic) - kChecksumBytes));
+  // The version comes before the checksum: a later format may checksum
+  // differently, and its reader deserves the clearer error.
+  if (const uint32_t version = r.Get<uint32_t>(); version != kBloomFormatVersion) {
+    return Status::FailedPrecondition("bloom header: format version " + std::to_string(version) +
+                                      ", this build reads version 1");
+  }
+  PS_RETURN_IF_ERROR(CheckChecksum(bytes));
+  BloomHeader h;
+  GetParameters(r, h.options, h.geometry);
+  if (Status s = ValidateBloomOptions(h.options); !s.ok()) return Corrupt(s.message());
+  PS_RETURN_IF_ERROR(ValidateGeometry(h.options, h.geometry));
+  h.watermark_ms = r.Get<int64_t>();
+  if (r.remaining() != kSlotBytes * h.geometry.slots) return Corrupt("wrong length for its slots");
+  h.slots.resize(h.geometry.slots);
+  for (SlotState& s : h.slots) {
+    s.generation = r.Get<int64_t>();
+    s.inserts = r.Get<uint64_t>();
+  }
+  if (!r.ok()) return Corrupt("truncated");
+  if (h.watermark_ms < 0) return Corrupt("negative watermark");
+  PS_RETURN_IF_ERROR(CheckSlots(h));
+  return h;
+}
+
+void AppendPagePrefix(const PagePrefix& prefix, std::string* out) {
+  Put<uint32_t>(out, prefix.tag);
+  Put<uint32_t>(out, prefix.page_id);
+  Put<int64_t>(out, prefix.generation);
+}
+
+StatusOr<PagePrefix> DecodePagePrefix(std::string_view page, size_t page_bytes) {
+  if (page.size() != kPagePrefixBytes + page_bytes) {
+    return Status::Corruption("bloom page: " + std::to_string(page.size()) + " bytes, expected " +
+                              std::to_string(kPagePrefixBytes + page_bytes));
+  }
+  Reader r(page);
+  PagePrefix p;
+  p.tag = r.Get<uint32_t>();
+  p.page_id = r.Get<uint32_t>();
+  p.generation = r.Get<int64_t>();
+  return p;
+}
+
+}  // namespace pagesieve::store::bloom

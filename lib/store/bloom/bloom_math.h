@@ -1,0 +1,36 @@
+#pragma once
+
+namespace pagesieve::store::bloom {
+
+// The false-positive arithmetic of a cache-line-blocked Bloom filter: every
+// key sets `num_probes` bits (chosen independently, so two may coincide) in
+// one block of kBlockBits bits, the block chosen by hash. The number of keys
+// that land in one block is Poisson with mean `keys_per_block`, which is what
+// makes a blocked filter less accurate than a standard one of the same size:
+// crowded blocks answer "maybe" far more often than sparse ones.
+
+inline constexpr int kBlockBits = 512;  // one 64-byte cache line
+
+// -log2(p) / ln 2: bits per key of a standard (unblocked) Bloom filter with
+// the best number of probes for rate p. The yardstick for memory.
+double StandardBloomBitsPerKey(double false_positive_rate);
+
+// The probability that a key never inserted is reported present, for a
+// blocked filter loaded with `keys_per_block` keys per block on average.
+double BlockedFalsePositiveRate(double keys_per_block, int num_probes);
+
+// The expected fraction of bits set at that load, and its inverse: the load
+// that explains an observed fill (duplicate inserts set no new bits, so this
+// counts distinct keys). Fills of 1 or more give a very large load.
+double BlockedFillRatio(double keys_per_block, int num_probes);
+double KeysPerBlockForFill(double fill_ratio, int num_probes);
+
+// The rate at which at least one of `filters` independent filters, each
+// with rate `each`, reports a key: 1 - (1 - each)^filters.
+double UnionFalsePositiveRate(double each, int filters);
+
+// The inverse: the rate each filter may have so that their union stays at
+// `total`.
+double PerFilterRateForUnion(double total, int filters);
+
+}  // namespace pagesieve::store::bloom
