@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "url/host.h"
@@ -21,18 +23,35 @@ using internal::Scheme;
 constexpr size_t kMaxLengthCap = size_t{1} << 28;
 
 bool IsTrimmed(char c) { return static_cast<unsigned char>(c) <= 0x20; }
-bool IsRemoved(char c) { return c == '\t' || c == '\n' || c == '\r'; }
+
+// Whether any byte is below 0x20, eight bytes at a time ("hasless" from Bit
+// Twiddling Hacks): a plain loop over the bytes cost ~6 instructions per byte
+// here, as GCC does not vectorize it at -O2.
+bool HasControl(std::string_view text) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHighs = 0x8080808080808080ull;
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    if (((word - kOnes * 0x20) & ~word & kHighs) != 0) return true;
+  }
+  for (; i < text.size(); ++i) {
+    if (static_cast<unsigned char>(text[i]) < 0x20) return true;
+  }
+  return false;
+}
 
 // Step 1: strip leading and trailing C0 controls and spaces, remove every
 // tab, CR and LF. Returns a view of `raw`, or of `storage` when bytes had to
-// be removed from the middle.
+// be removed from the middle (rare: checked first without copying).
 std::string_view Clean(std::string_view raw, std::string* storage) {
   while (!raw.empty() && IsTrimmed(raw.front())) raw.remove_prefix(1);
   while (!raw.empty() && IsTrimmed(raw.back())) raw.remove_suffix(1);
-  if (std::none_of(raw.begin(), raw.end(), IsRemoved)) return raw;
+  if (!HasControl(raw)) return raw;
   storage->reserve(raw.size());
   for (char c : raw) {
-    if (!IsRemoved(c)) storage->push_back(c);
+    if (c != '\t' && c != '\n' && c != '\r') storage->push_back(c);
   }
   return *storage;
 }

@@ -30,8 +30,21 @@ bool HasForbiddenByte(std::string_view host) {
   return false;
 }
 
-// Percent-decodes and ASCII-lowercases `raw` onto `out`.
-Status AppendDecodedLower(std::string_view raw, std::string* out) {
+// What decoding found out about a host.
+struct Decoded {
+  bool non_ascii = false;
+  bool forbidden = false;
+};
+
+// Percent-decodes and ASCII-lowercases `raw` onto `out`, noting non-ASCII
+// and forbidden bytes on the way. Writes in place: the result is never longer
+// than `raw`.
+Status AppendDecodedLower(std::string_view raw, std::string* out, Decoded* decoded) {
+  const size_t begin = out->size();
+  out->resize(begin + raw.size());
+  char* w = out->data() + begin;
+  unsigned char any = 0;
+  bool forbidden = false;
   for (size_t i = 0; i < raw.size(); ++i) {
     char c = raw[i];
     if (c == '%') {
@@ -41,8 +54,13 @@ Status AppendDecodedLower(std::string_view raw, std::string* out) {
       c = static_cast<char>(hi * 16 + lo);
       i += 2;
     }
-    out->push_back(AsciiLower(c));
+    any |= static_cast<unsigned char>(c);
+    forbidden |= kForbidden[static_cast<unsigned char>(c)];
+    *w++ = AsciiLower(c);
   }
+  out->resize(w - out->data());
+  decoded->non_ascii = (any & 0x80) != 0;
+  decoded->forbidden = forbidden;
   return Status::Ok();
 }
 
@@ -75,18 +93,22 @@ Status AppendCanonicalHost(std::string_view raw, bool strip_www, std::string* ou
                            HostSpan* span) {
   if (!raw.empty() && raw[0] == '[') return AppendIpv6Host(raw, out, span);
   const size_t begin = out->size();
-  PS_RETURN_IF_ERROR(AppendDecodedLower(raw, out));
-  if (NeedsIdna(std::string_view(*out).substr(begin))) {
-    const std::string decoded = out->substr(begin);
-    // Checked before IDNA too: libidn2 would stop at a NUL and hide the rest.
-    if (HasForbiddenByte(decoded)) return Status::InvalidArgument("forbidden character in host");
+  Decoded decoded;
+  PS_RETURN_IF_ERROR(AppendDecodedLower(raw, out, &decoded));
+  // Checked before IDNA too: libidn2 would stop at a NUL and hide the rest.
+  if (decoded.forbidden) return Status::InvalidArgument("forbidden character in host");
+  if (decoded.non_ascii || HasAceLabel(std::string_view(*out).substr(begin))) {
+    const std::string utf8 = out->substr(begin);
     out->resize(begin);
-    PS_RETURN_IF_ERROR(AppendIdnaHost(decoded, out));
+    PS_RETURN_IF_ERROR(AppendIdnaHost(utf8, out));
+    // UTS-46 maps some characters to ASCII ones we forbid (U+FF1A → ':').
+    if (HasForbiddenByte(std::string_view(*out).substr(begin))) {
+      return Status::InvalidArgument("forbidden character in host");
+    }
   }
   while (out->size() > begin && out->back() == '.') out->pop_back();
   const std::string_view host = std::string_view(*out).substr(begin);
   if (host.empty()) return Status::InvalidArgument("empty host");
-  if (HasForbiddenByte(host)) return Status::InvalidArgument("forbidden character in host");
   if (EndsInNumber(host)) {
     const std::optional<uint32_t> address = ParseIpv4(host);
     if (!address) return Status::InvalidArgument("invalid IPv4 address");

@@ -6,21 +6,40 @@ namespace pagesieve::url {
 
 using internal::AsciiLower;
 
+namespace {
+
+bool EqualsIgnoringCase(std::string_view lower, std::string_view name) {
+  if (lower.size() != name.size()) return false;
+  for (size_t i = 0; i < lower.size(); ++i) {
+    if (lower[i] != AsciiLower(name[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 ParamMatcher::ParamMatcher(const std::vector<std::string>& patterns) {
   patterns_.reserve(patterns.size());
   for (const std::string& pattern : patterns) {
-    std::string lower(pattern);
-    for (char& c : lower) c = AsciiLower(c);
+    Pattern compiled{pattern, Kind::kGlob};
+    for (char& c : compiled.text) c = AsciiLower(c);
+    const size_t wildcard = compiled.text.find_first_of("*?");
+    if (wildcard == std::string::npos) {
+      compiled.kind = Kind::kExact;
+    } else if (wildcard + 1 == compiled.text.size() && compiled.text.back() == '*') {
+      compiled.kind = Kind::kPrefix;
+      compiled.text.pop_back();
+    }
     const auto index = static_cast<uint32_t>(patterns_.size());
-    patterns_.push_back(std::move(lower));
-    const std::string& p = patterns_.back();
-    if (p.empty()) {
+    const std::string& text = compiled.text;
+    if (text.empty() && compiled.kind == Kind::kExact) {
       buckets_[0].push_back(index);  // only the empty name starts with "no byte"
-    } else if (p[0] == '*' || p[0] == '?') {
+    } else if (text.empty() || text[0] == '*' || text[0] == '?') {
       for (auto& bucket : buckets_) bucket.push_back(index);
     } else {
-      buckets_[static_cast<unsigned char>(p[0])].push_back(index);
+      buckets_[static_cast<unsigned char>(text[0])].push_back(index);
     }
+    patterns_.push_back(std::move(compiled));
   }
 }
 
@@ -29,9 +48,22 @@ bool ParamMatcher::Matches(std::string_view name) const {
   // checked in full below, so sharing is harmless.
   const unsigned char first = name.empty() ? 0 : static_cast<unsigned char>(AsciiLower(name[0]));
   for (uint32_t index : buckets_[first]) {
-    if (GlobMatches(patterns_[index], name)) return true;
+    if (Matches(patterns_[index], name)) return true;
   }
   return false;
+}
+
+bool ParamMatcher::Matches(const Pattern& pattern, std::string_view name) const {
+  switch (pattern.kind) {
+    case Kind::kExact:
+      return EqualsIgnoringCase(pattern.text, name);
+    case Kind::kPrefix:
+      return name.size() >= pattern.text.size() &&
+             EqualsIgnoringCase(pattern.text, name.substr(0, pattern.text.size()));
+    case Kind::kGlob:
+      break;
+  }
+  return GlobMatches(pattern.text, name);
 }
 
 bool GlobMatches(std::string_view pattern, std::string_view name) {

@@ -14,6 +14,8 @@ namespace pagesieve::url {
 // Patterns are bucketed by their first byte, so a name is only compared with
 // the few patterns that can match it (plus those that start with a
 // wildcard); with the default list that is 0 to 4 comparisons per name.
+// Exact names and "prefix*" patterns (all of the defaults) are compared
+// directly; only other globs run the general matcher.
 //
 // Immutable after construction; Matches may be called from any thread.
 class ParamMatcher {
@@ -23,7 +25,14 @@ class ParamMatcher {
   bool Matches(std::string_view name) const;
 
  private:
-  std::vector<std::string> patterns_;  // lowercased
+  enum class Kind { kExact, kPrefix, kGlob };
+  struct Pattern {
+    std::string text;  // lowercased; for kPrefix without the final '*'
+    Kind kind;
+  };
+  bool Matches(const Pattern& pattern, std::string_view name) const;
+
+  std::vector<Pattern> patterns_;
   // Indexes into patterns_ for each lowercase first byte of a name.
   std::array<std::vector<uint32_t>, 256> buckets_;
 };

@@ -11,11 +11,10 @@ namespace {
 
 bool IsSlash(char c) { return c == '/' || c == '\\'; }
 
-// Removes, from the segment text out[begin, end()), every ";param" whose name
-// (up to '=') matches. The part before the first ';' always stays.
-void StripSegmentParams(const ParamMatcher& matcher, size_t begin, std::string* out) {
-  const size_t first = out->find(';', begin);
-  if (first == std::string::npos) return;
+// Removes from the end of `out`, which holds a segment whose first ';' is at
+// `first`, every ";param" whose name (up to '=') matches. The part before the
+// first ';' always stays.
+void StripSegmentParams(const ParamMatcher& matcher, size_t first, std::string* out) {
   size_t write = first;
   size_t read = first;
   while (read < out->size()) {
@@ -74,18 +73,23 @@ void ApplyOptionalRules(const PathOptions& options, size_t path_begin, std::stri
 
 void AppendCanonicalPath(std::string_view raw, const PathOptions& options, std::string* out) {
   const size_t path_begin = out->size();
-  size_t i = 0;
-  if (!raw.empty() && IsSlash(raw[0])) ++i;
+  size_t i = !raw.empty() && IsSlash(raw[0]) ? 1 : 0;
   bool ends_in_directory = false;  // the last segment was "." or ".."
   while (true) {
-    size_t end = i;
-    while (end < raw.size() && !IsSlash(raw[end])) ++end;
-    const bool last = end == raw.size();
     const size_t segment_begin = out->size();
     out->push_back('/');
-    AppendNormalized(raw.substr(i, end - i), out);
-    if (options.strip_params != nullptr) {
-      StripSegmentParams(*options.strip_params, segment_begin + 1, out);
+    // Normalize the segment in one pass, noting where its first ';' lands.
+    size_t first_param = std::string::npos;
+    while (true) {
+      i += AppendNormalizedPathPiece(raw.substr(i), out);
+      if (i == raw.size() || raw[i] != ';') break;
+      if (first_param == std::string::npos) first_param = out->size();
+      out->push_back(';');
+      ++i;
+    }
+    const bool last = i == raw.size();
+    if (first_param != std::string::npos && options.strip_params != nullptr) {
+      StripSegmentParams(*options.strip_params, first_param, out);
     }
     const std::string_view segment = std::string_view(*out).substr(segment_begin + 1);
     ends_in_directory = segment == "." || segment == "..";
@@ -96,7 +100,7 @@ void AppendCanonicalPath(std::string_view raw, const PathOptions& options, std::
       out->resize(segment_begin);  // "." and empty segments vanish
     }
     if (last) break;
-    i = end + 1;
+    ++i;  // the slash
   }
   if (ends_in_directory || out->size() == path_begin) out->push_back('/');
   if (options.strip_index || options.strip_trailing_slash) {

@@ -33,4 +33,11 @@ inline char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<cha
 // The result is a fixed point: normalizing it again changes nothing.
 void AppendNormalized(std::string_view in, std::string* out);
 
+// The same, but stopping at the first raw '/', '\' or ';' (path delimiters)
+// or '&' or '=' (query delimiters), which are not appended. Returns the
+// position of that byte in `in`, or in.size(). Lets the path and the query
+// be normalized and split in a single pass over their bytes.
+size_t AppendNormalizedPathPiece(std::string_view in, std::string* out);
+size_t AppendNormalizedQueryPiece(std::string_view in, std::string* out);
+
 }  // namespace pagesieve::url::internal

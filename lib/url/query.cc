@@ -95,24 +95,28 @@ void AppendCanonicalQuery(std::string_view raw, const QueryOptions& options, std
   out->push_back('?');
   PairList pairs;
   size_t i = 0;
-  while (i <= raw.size()) {
-    size_t end = raw.find('&', i);
-    if (end == std::string_view::npos) end = raw.size();
-    if (end > i) {
-      const size_t begin = out->size();
-      AppendNormalized(raw.substr(i, end - i), out);
-      const std::string_view pair = std::string_view(*out).substr(begin);
-      const size_t name_length = std::min(pair.find('='), pair.size());
-      if (options.strip_params != nullptr &&
-          options.strip_params->Matches(pair.substr(0, name_length))) {
-        out->resize(begin);
-      } else {
-        pairs.push_back({static_cast<uint32_t>(begin), static_cast<uint32_t>(pair.size()),
-                         static_cast<uint32_t>(name_length)});
-        out->push_back('&');
-      }
+  while (i < raw.size()) {
+    // Normalize one pair in one pass, noting where its first '=' lands.
+    const size_t begin = out->size();
+    size_t name_end = std::string::npos;
+    while (true) {
+      i += AppendNormalizedQueryPiece(raw.substr(i), out);
+      if (i == raw.size() || raw[i] != '=') break;
+      if (name_end == std::string::npos) name_end = out->size();
+      out->push_back('=');
+      ++i;
     }
-    i = end + 1;
+    ++i;  // the '&'
+    if (out->size() == begin) continue;  // an empty pair
+    const size_t name_length = std::min(name_end, out->size()) - begin;
+    if (options.strip_params != nullptr &&
+        options.strip_params->Matches(std::string_view(*out).substr(begin, name_length))) {
+      out->resize(begin);
+      continue;
+    }
+    pairs.push_back({static_cast<uint32_t>(begin), static_cast<uint32_t>(out->size() - begin),
+                     static_cast<uint32_t>(name_length)});
+    out->push_back('&');
   }
   if (pairs.size() == 0) {
     out->resize(question);

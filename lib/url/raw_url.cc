@@ -55,7 +55,15 @@ Status SplitHostPort(std::string_view host_port, RawUrl* url) {
 }  // namespace
 
 StatusOr<RawUrl> SplitRawUrl(std::string_view text) {
-  const std::string_view scheme = SchemeOf(text);
+  // Nearly every input starts with "http:" or "https:": check that first.
+  std::string_view scheme;
+  if (text.size() >= 5 && EqualsLower(text.substr(0, 5), "http:")) {
+    scheme = text.substr(0, 4);
+  } else if (text.size() >= 6 && EqualsLower(text.substr(0, 6), "https:")) {
+    scheme = text.substr(0, 5);
+  } else {
+    scheme = SchemeOf(text);
+  }
   if (scheme.empty()) return Status::InvalidArgument("missing scheme");
   RawUrl url;
   if (EqualsLower(scheme, "https")) {
@@ -65,14 +73,17 @@ StatusOr<RawUrl> SplitRawUrl(std::string_view text) {
   }
   size_t i = scheme.size() + 1;
   while (i < text.size() && (text[i] == '/' || text[i] == '\\')) ++i;
-  const size_t authority_end = text.find_first_of("/\\?#", i);
-  std::string_view authority = text.substr(i, authority_end - i);
-  if (const size_t at = authority.rfind('@'); at != std::string_view::npos) {
-    authority.remove_prefix(at + 1);
+  const size_t authority_begin = i;
+  size_t at = std::string_view::npos;  // the last '@' of the authority
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '/' || c == '\\' || c == '?' || c == '#') break;
+    if (c == '@') at = i;
   }
-  PS_RETURN_IF_ERROR(SplitHostPort(authority, &url));
-  if (authority_end == std::string_view::npos) return url;
-  std::string_view rest = text.substr(authority_end);
+  const size_t host_begin = at == std::string_view::npos ? authority_begin : at + 1;
+  PS_RETURN_IF_ERROR(SplitHostPort(text.substr(host_begin, i - host_begin), &url));
+  // The rest is usually the longest part: find the delimiters with memchr.
+  std::string_view rest = text.substr(i);
   rest = rest.substr(0, rest.find('#'));
   const size_t question = rest.find('?');
   url.path = rest.substr(0, question);

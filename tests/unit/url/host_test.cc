@@ -4,6 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "test_util.h"
 
 namespace pagesieve::url {
@@ -100,6 +103,29 @@ TEST(HostTest, RejectsInvalidUtf8InTheHost) {
 TEST(HostTest, RejectsHostsIdnaDisallows) {
   EXPECT_THAT(Canon("http://a\u200Db.bücher.de/"),
               StartsWith("!error: invalid internationalized host ("));
+}
+
+TEST(HostTest, RepeatedIdnHostsGiveTheSameAnswer) {
+  // The second and third calls are answered from the per-thread IDNA cache.
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(Canon("http://bücher.de/"), "http://xn--bcher-kva.de/");
+    EXPECT_EQ(Canon("http://xn--zz.de/"),
+              "!error: invalid internationalized host (string contains invalid punycode data)");
+  }
+}
+
+TEST(HostTest, IdnAnswersSurviveCacheEviction) {
+  // More distinct hosts than the cache has slots, twice in opposite orders.
+  const Canonicalizer canonicalizer({});
+  std::vector<std::string> first;
+  for (int i = 0; i < 600; ++i) {
+    first.push_back(Canon(canonicalizer, "http://bücher" + std::to_string(i) + ".de/"));
+    ASSERT_EQ(first.back().rfind("http://xn--bcher" + std::to_string(i) + "-", 0), 0u)
+        << first.back();
+  }
+  for (int i = 599; i >= 0; --i) {
+    EXPECT_EQ(Canon(canonicalizer, "http://bücher" + std::to_string(i) + ".de/"), first[i]);
+  }
 }
 
 TEST(HostTest, WritesIpv4InAnyFormAsDottedDecimal) {
