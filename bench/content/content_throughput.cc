@@ -1,6 +1,10 @@
 // Throughput of lib/content on the real pages, one thread:
 //
-//   content_throughput [--passes N] [--stage all|decode|parse|extract]
+//   content_throughput [--passes N] [--stage all|decode|parse|extract] [--every K]
+//
+// --every K keeps every K-th page: a smaller, still representative set for
+// valgrind --tool=callgrind, whose instruction counts are the steady figure
+// for comparing variants on a busy machine.
 //
 // For each stage prints MB/s of HTML and pages/s (thread CPU time, median of
 // N passes; the machine is shared, so CPU time is steadier than wall time):
@@ -56,9 +60,11 @@ int main(int argc, char** argv) {
   using namespace pagesieve::content::bench;
   int passes = 5;
   std::string stage = "";
+  size_t every = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::string(argv[i]) == "--passes") passes = std::max(1, std::atoi(argv[i + 1]));
     if (std::string(argv[i]) == "--stage") stage = argv[i + 1];
+    if (std::string(argv[i]) == "--every") every = std::max(1, std::atoi(argv[i + 1]));
   }
   auto a = LoadTrafilaturaEval(DefaultDataDir() + "/trafilatura-eval");
   auto b = LoadReadabilityPages(DefaultDataDir() + "/readability-testpages");
@@ -66,8 +72,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cannot load pages\n");
     return 1;
   }
-  std::vector<Page> pages = std::move(*a);
-  for (Page& p : *b) pages.push_back(std::move(p));
+  std::vector<Page> all = std::move(*a);
+  for (Page& p : *b) all.push_back(std::move(p));
+  std::vector<Page> pages;
+  for (size_t i = 0; i < all.size(); i += every) pages.push_back(std::move(all[i]));
 
   Extractor extractor{ExtractionOptions{}};
   TreeBuilder builder(ExtractionOptions{}.max_depth);

@@ -124,4 +124,14 @@ ClassVerdict ClassifyClassValue(std::string_view value) {
   return verdict;
 }
 
+ClassVerdict ClassVerdictCache::Classify(std::string_view value) {
+  if (value.size() > kMaxCachedLength) return ClassifyClassValue(value);
+  Slot& slot = slots_[Hash(value) % kSlots];
+  if (slot.used && slot.value == value) return slot.verdict;
+  slot.value.assign(value);
+  slot.verdict = ClassifyClassValue(value);
+  slot.used = true;
+  return slot.verdict;
+}
+
 }  // namespace pagesieve::content

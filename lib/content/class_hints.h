@@ -4,6 +4,8 @@
 // ("site-footer", "mainNav", "article-body"). Internal.
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <string_view>
 
 namespace pagesieve::content {
@@ -25,5 +27,23 @@ struct ClassVerdict {
 // case changes) and looks each up; long unknown words are also tried as
 // compounds of a known word ("topnav", "sharebar"). Linear in the value.
 ClassVerdict ClassifyClassValue(std::string_view value);
+
+// ClassifyClassValue behind a small direct-mapped cache: a page repeats its
+// class names (and a site its templates), so most lookups are one hash and
+// one compare. Not thread-safe: one per tree builder.
+class ClassVerdictCache {
+ public:
+  ClassVerdict Classify(std::string_view value);
+
+ private:
+  static constexpr size_t kSlots = 1024;
+  static constexpr size_t kMaxCachedLength = 160;
+  struct Slot {
+    std::string value;
+    ClassVerdict verdict;
+    bool used = false;
+  };
+  std::unique_ptr<Slot[]> slots_ = std::make_unique<Slot[]>(kSlots);
+};
 
 }  // namespace pagesieve::content

@@ -292,7 +292,7 @@ void TreeBuilder::ApplyAttributes(const HtmlToken& token, Node* node) {
   for (size_t i = 0; i < token.attribute_count; ++i) {
     const HtmlAttribute& a = token.attributes[i];
     if (EqualsIgnoreCase(a.name, "class") || EqualsIgnoreCase(a.name, "id")) {
-      const ClassVerdict verdict = ClassifyClassValue(a.value);
+      const ClassVerdict verdict = class_verdicts_.Classify(a.value);
       node->class_hints |= verdict.hints;
       weight += verdict.weight;
       if (EqualsIgnoreCase(a.name, "id") && EqualsIgnoreCase(a.value, "content")) {

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "content/class_hints.h"
 #include "content/dom.h"
 #include "content/html_tokenizer.h"
 
@@ -57,6 +58,7 @@ class TreeBuilder {
   HtmlTokenizer* tokenizer_ = nullptr;
   Document* doc_ = nullptr;
   std::vector<OpenElement> stack_;
+  ClassVerdictCache class_verdicts_;
   int open_links_ = 0;
   int open_paragraphs_ = 0;
   int open_foreign_ = 0;  // <svg> or <math>: foreign content parsing rules
