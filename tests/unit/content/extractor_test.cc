@@ -224,6 +224,71 @@ TEST(ExtractorTest, CommentSectionsAreRemoved) {
   EXPECT_FALSE(Contains(TextOf(html), "Commenter"));
 }
 
+TEST(ExtractorTest, FigureCaptionsAreRemoved) {
+  const std::string html = Page("<div>" + Article(2) +
+                                "<figure><img src=x><figcaption>Photo: Credit Agency</figcaption>"
+                                "</figure>" + Article(2) + "</div>");
+  const std::string text = TextOf(html);
+  EXPECT_FALSE(Contains(text, "Credit Agency")) << text;
+  EXPECT_TRUE(Contains(text, "Body1"));
+}
+
+TEST(ExtractorTest, HeadingWhoseSectionWasRemovedIsDropped) {
+  std::string related = "<h3>Related articles</h3><ul>";
+  for (int i = 0; i < 5; ++i) related += "<li><a href=\"/r\">Teaser link " + std::to_string(i) + "</a></li>";
+  related += "</ul>";
+  const std::string html =
+      Page("<div><h2>Intro</h2>" + Article(3) + related + "<h2>More</h2>" + Article(1) + "</div>");
+  Extractor extractor;
+  const MainContent content = extractor.Extract(html);
+  const std::string text = content.Text();
+  EXPECT_FALSE(Contains(text, "Related articles")) << text;
+  EXPECT_TRUE(Contains(text, "Intro"));
+  EXPECT_TRUE(Contains(text, "More"));
+}
+
+TEST(ExtractorTest, HeadingFollowedBySubheadingAndTextIsKept) {
+  Extractor extractor;
+  const MainContent content =
+      extractor.Extract(Page("<article><h1>Top</h1><h2>Sub</h2>" + Article(3) + "</article>"));
+  ASSERT_GE(content.blocks.size(), 2u);
+  EXPECT_EQ(content.blocks[0].text, "Top");
+  EXPECT_EQ(content.blocks[1].text, "Sub");
+}
+
+TEST(ExtractorTest, APageOfHeadingsOnlyKeepsThem) {
+  Extractor extractor;
+  EXPECT_EQ(extractor.Extract(Page("<h1>Only a heading</h1>")).Text(), "Only a heading");
+}
+
+TEST(ExtractorTest, MathTextIsKeptAndSvgTextIsNot) {
+  const std::string html =
+      Page("<div>" + Article(2) + "<p>Solve <math><mi>x</mi><mo>=</mo><mn>42</mn></math> now, " +
+           "said the teacher, in a sentence long enough to count as a paragraph.<svg><text>" +
+           "icon label</text></svg></p>" + Article(1) + "</div>");
+  const std::string text = TextOf(html);
+  EXPECT_TRUE(Contains(text, "x=42")) << text;
+  EXPECT_FALSE(Contains(text, "icon label")) << text;
+}
+
+TEST(ExtractorTest, NoscriptIsReadOnlyWhenThePageHasNothingElse) {
+  // Content outside <noscript> wins; a page whose text is only in
+  // <noscript> (a script renders it) still gives that text.
+  const std::string with_content =
+      Page("<noscript>" + Para("Fallback") + "</noscript><div>" + Article(4) + "</div>");
+  EXPECT_FALSE(Contains(TextOf(with_content), "Fallback"));
+  const std::string only_noscript =
+      Page("<script>render()</script><noscript><div>" + Article(4) + "</div></noscript>");
+  EXPECT_TRUE(Contains(TextOf(only_noscript), "Body3"));
+}
+
+TEST(ExtractorTest, ClassWordOfANeighbourDoesNotRemoveProse) {
+  // "above-footer" names where the element sits, and it holds the article.
+  const std::string text =
+      TextOf(Page("<div class=\"above-footer\">" + Article(6) + "</div><div>short</div>"));
+  EXPECT_TRUE(Contains(text, "Body5")) << text;
+}
+
 TEST(ExtractorTest, TitlePrefersOgTitle) {
   Extractor extractor;
   const MainContent content = extractor.Extract(
