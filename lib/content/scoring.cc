@@ -10,6 +10,7 @@ constexpr size_t kTopCandidates = 5;
 constexpr int kMinAlternatives = 3;
 constexpr float kSemanticBoost = 1.5f;
 constexpr float kFullWeightChars = 250;
+constexpr uint16_t kSiblingProseBlocks = 1;
 
 float TagBonus(Tag tag) {
   switch (tag) {
@@ -205,6 +206,13 @@ class Scorer {
     return false;
   }
 
+  // A sibling made of prose paragraphs continues the article (sites split
+  // long articles into sections), whatever its score.
+  bool HoldsProse(uint32_t c) const {
+    const NodeStats& st = stats_[c];
+    return st.prose_blocks >= kSiblingProseBlocks && st.LinkDensity() < 0.1;
+  }
+
   std::vector<uint32_t> WithSiblings(uint32_t top) const {
     const uint32_t parent = doc_.nodes[top].parent;
     if (!options_.include_siblings) return {top};
@@ -213,7 +221,7 @@ class Scorer {
     ForEachChild(doc_, parent, [&](uint32_t c) {
       if (doc_.nodes[c].tag == Tag::kText || stats_[c].removed) return;
       if (c == top || (scores_.Has(c) && scores_.value[c] >= threshold) ||
-          ParagraphLooksLikeContent(c)) {
+          ParagraphLooksLikeContent(c) || HoldsProse(c)) {
         roots.push_back(c);
       }
     });
