@@ -1,6 +1,7 @@
 #include "commands/commands.h"
 
 #include "commands/canonicalize_command.h"
+#include "commands/dedup_command.h"
 #include "commands/fingerprint_command.h"
 
 namespace pagesieve::commands {
@@ -8,6 +9,7 @@ namespace pagesieve::commands {
 std::vector<Command> RegisterAll(CLI::App& app) {
   std::vector<Command> commands;
   commands.push_back(RegisterCanonicalizeCommand(app));
+  commands.push_back(RegisterDedupCommand(app));
   commands.push_back(RegisterFingerprintCommand(app));
   return commands;
 }

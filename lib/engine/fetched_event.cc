@@ -14,8 +14,12 @@ using simdjson::ondemand::json_type;
 using simdjson::ondemand::value;
 
 Status JsonError(simdjson::error_code code) {
-  return Status::InvalidArgument(std::string("not a JSON object: ") +
-                                 simdjson::error_message(code));
+  return Status::InvalidArgument(std::string("invalid JSON: ") + simdjson::error_message(code));
+}
+
+bool LooksLikeObject(std::string_view json) {
+  const size_t first = json.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && json[first] == '{';
 }
 
 Status FieldError(std::string_view field, std::string_view what) {
@@ -128,6 +132,7 @@ StatusOr<EventFieldNames> EventFieldNamesFromConfig(const Config& config) {
 }
 
 StatusOr<FetchedEvent> ParseFetchedEvent(std::string_view json, const EventFieldNames& names) {
+  if (!LooksLikeObject(json)) return Status::InvalidArgument("not a JSON object");
   // One parser per thread: it keeps its buffers between events.
   thread_local simdjson::ondemand::parser parser;
   simdjson::padded_string padded(json);
@@ -145,7 +150,7 @@ StatusOr<FetchedEvent> ParseFetchedEvent(std::string_view json, const EventField
   }
   // current_location() fails exactly when the whole input was consumed.
   if (const char* trailing; !doc.current_location().get(trailing)) {
-    return Status::InvalidArgument("not a JSON object: trailing content");
+    return Status::InvalidArgument("invalid JSON: trailing content after the object");
   }
   if (event.url.empty()) return Status::InvalidArgument("no '" + names.url + "' field");
   if (body_base64) {

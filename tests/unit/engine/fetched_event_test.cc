@@ -89,8 +89,8 @@ TEST(FetchedEventTest, RejectsBadEventsWithAReason) {
       {"", "not a JSON object"},
       {"not json", "not a JSON object"},
       {"[1, 2]", "not a JSON object"},
-      {R"({"url": "http://a/")", "not a JSON object"},
-      {R"({"url": "http://a/"} trailing)", "not a JSON object"},
+      {R"({"url": "http://a/")", "invalid JSON"},
+      {R"({"url": "http://a/"} trailing)", "invalid JSON"},
       {R"({"body": "x"})", "no 'url' field"},
       {R"({"url": ""})", "no 'url' field"},
       {R"({"url": 5})", "'url' must be a string"},
@@ -99,7 +99,7 @@ TEST(FetchedEventTest, RejectsBadEventsWithAReason) {
       {R"({"url": "http://a/", "status": "ok"})", "'status' must be an integer"},
       {R"({"url": "http://a/", "status": 70000})", "not an HTTP status"},
       {R"({"url": "http://a/", "body_base64": "%%%%"})", "invalid base64"},
-      {"{\"url\": \"http://a/\xff\"}", "not a JSON object"},  // invalid UTF-8
+      {"{\"url\": \"http://a/\xff\"}", "invalid JSON"},  // invalid UTF-8
   };
   for (const BadCase& c : cases) {
     StatusOr<FetchedEvent> e = Parse(c.json);

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status_or.h"
+#include "engine/record.h"
+#include "engine/sieve_options.h"
+
+namespace pagesieve::engine {
+
+// A batch of input records to prepare. The batch owns the bytes its records
+// point into (`storage`), so it can travel between threads.
+struct PrepareBatch {
+  std::vector<std::string> storage;
+  std::vector<InputRecord> records;
+  std::vector<StatusOr<PreparedRecord>> results;  // filled by the pool, same order
+
+  size_t size() const { return records.size(); }
+};
+
+// Worker threads that run RecordPreparer::Prepare over batches, spreading
+// the records of each batch over all workers. Fingerprinting is where the CPU
+// goes, so this is what lets one process use every core while each
+// partition's decisions stay sequential.
+//
+// Thread-safe: any thread may Submit. `done` runs on a worker thread once
+// every record of the batch is prepared; it must be quick (hand the batch
+// over, do not process it there).
+class PreparePool {
+ public:
+  using Done = std::function<void(std::unique_ptr<PrepareBatch>)>;
+
+  // `options` and `clock` must outlive the pool.
+  PreparePool(const SieveOptions& options, const Clock& clock, int threads);
+  ~PreparePool();  // finishes queued batches, then joins
+
+  PreparePool(const PreparePool&) = delete;
+  PreparePool& operator=(const PreparePool&) = delete;
+
+  void Submit(std::unique_ptr<PrepareBatch> batch, Done done);
+
+  int threads() const { return static_cast<int>(workers_.size()); }
+  // Records queued or being prepared: what backpressure watches.
+  size_t pending_records() const;
+
+ private:
+  struct Job;
+  void WorkerLoop(int index);
+
+  const SieveOptions& options_;
+  const Clock& clock_;
+  mutable std::mutex mu_;
+  std::condition_variable work_ready_;
+  std::deque<std::shared_ptr<Job>> jobs_;  // guarded by mu_
+  size_t pending_records_ = 0;             // guarded by mu_
+  bool stopping_ = false;                  // guarded by mu_
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace pagesieve::engine

@@ -1,0 +1,80 @@
+#include "engine/record_preparer.h"
+
+#include <algorithm>
+
+#include "common/duration.h"
+#include "common/time_format.h"
+#include "url/registered_domain.h"
+
+namespace pagesieve::engine {
+
+RecordPreparer::RecordPreparer(const SieveOptions& options, const Clock& clock)
+    : options_(options),
+      clock_(clock),
+      canonicalizer_(options.fingerprint.url),
+      fingerprinter_(options.fingerprint),
+      near_policy_(options.near_max_distance, options.near_overrides) {}
+
+bool RecordPreparer::Accepted(int status) const {
+  return std::find(options_.accept_status.begin(), options_.accept_status.end(), status) !=
+         options_.accept_status.end();
+}
+
+StatusOr<EventTime> RecordPreparer::EventTimeOf(const std::optional<EventTime>& fetched_at,
+                                                const InputRecord& record) const {
+  std::optional<EventTime> t = fetched_at ? fetched_at : record.timestamp;
+  if (!t) {
+    return Status::InvalidArgument("no '" + options_.fields.fetched_at +
+                                   "' field and no record timestamp to default to");
+  }
+  // A clock far ahead would push the watermark past every entry's TTL.
+  if (options_.max_future.count() > 0 && *t > clock_.Now() + options_.max_future) {
+    return Status::InvalidArgument("event time " + FormatRfc3339(*t) + " is more than " +
+                                   FormatDuration(options_.max_future) +
+                                   " ahead of the clock (event.max_future)");
+  }
+  return *t;
+}
+
+StatusOr<PreparedRecord> RecordPreparer::Prepare(const InputRecord& record) {
+  PS_ASSIGN_OR_RETURN(FetchedEvent event, ParseFetchedEvent(record.value, options_.fields));
+  PS_ASSIGN_OR_RETURN(EventTime event_time, EventTimeOf(event.fetched_at, record));
+
+  PreparedRecord out;
+  out.partition = record.partition;
+  out.offset = record.offset;
+  Verdict& v = out.verdict;
+  v.event_id = event.event_id.empty() ? std::string(record.default_event_id) : event.event_id;
+  v.url = event.url;
+  v.event_time = event_time;
+  v.status = event.status;
+  v.source = record.source;
+
+  std::optional<std::string_view> key = record.key;
+  if (!key && event.key) key = *event.key;
+
+  if (!Accepted(event.status)) {
+    StatusOr<url::CanonicalUrl> canonical = canonicalizer_.Canonicalize(event.url);
+    if (!canonical.ok()) return canonical.status().WithContext("url");
+    v.canonical_url = canonical->spec;
+    v.scope = ScopeOf(options_.scope_key, canonical->host(), key);
+    v.kind = VerdictKind::kSkipped;
+    out.skipped = true;
+    return out;
+  }
+
+  fingerprint::PageInput page{event.url, event.content_type, event.body, std::nullopt};
+  if (event.text) page.text = *event.text;
+  StatusOr<fingerprint::PageFingerprint> fp = fingerprinter_.Fingerprint(page);
+  if (!fp.ok()) return fp.status().WithContext("url");
+
+  const std::string_view host = fp->canonical_url.host();
+  v.canonical_url = fp->canonical_url.spec;
+  v.scope = ScopeOf(options_.scope_key, host, key);
+  v.truncated = fp->truncated;
+  v.fingerprints = VerdictFingerprints{fp->url, fp->content, std::move(fp->payload), fp->simhash};
+  out.near_max_distance = near_policy_.DistanceFor(host, url::RegisteredDomain(host));
+  return out;
+}
+
+}  // namespace pagesieve::engine

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "common/clock.h"
+#include "common/status_or.h"
+#include "engine/record.h"
+#include "engine/scope.h"
+#include "engine/sieve_options.h"
+#include "fingerprint/fingerprinter.h"
+#include "url/canonicalizer.h"
+
+namespace pagesieve::engine {
+
+// The stateless half of the engine: event JSON → fingerprints and scope. It
+// is where nearly all CPU goes, so sources run one RecordPreparer per worker
+// thread (it holds the fingerprinter's buffers; not thread-safe).
+//
+// An error means the record is bad (not JSON, no usable URL, no event time,
+// a time in the future) and belongs in the dead-letter output with the
+// error's message as the reason.
+class RecordPreparer {
+ public:
+  // `clock` bounds how far in the future an event time may be
+  // (event.max_future); it must outlive the preparer.
+  RecordPreparer(const SieveOptions& options, const Clock& clock);
+
+  StatusOr<PreparedRecord> Prepare(const InputRecord& record);
+
+ private:
+  StatusOr<EventTime> EventTimeOf(const std::optional<EventTime>& fetched_at,
+                                  const InputRecord& record) const;
+  bool Accepted(int status) const;
+
+  const SieveOptions& options_;
+  const Clock& clock_;
+  url::Canonicalizer canonicalizer_;  // for skipped records, which are not fingerprinted
+  fingerprint::Fingerprinter fingerprinter_;
+  NearDistancePolicy near_policy_;
+};
+
+}  // namespace pagesieve::engine

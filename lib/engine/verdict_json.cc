@@ -1,0 +1,79 @@
+#include <nlohmann/json.hpp>
+
+#include "common/time_format.h"
+#include "engine/verdict.h"
+
+namespace pagesieve::engine {
+
+std::string_view VerdictKindName(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::kUnique: return "unique";
+    case VerdictKind::kDuplicate: return "duplicate";
+    case VerdictKind::kSkipped: return "skipped";
+  }
+  return "unknown";
+}
+
+std::string_view TierName(Tier tier) {
+  switch (tier) {
+    case Tier::kUrl: return "url";
+    case Tier::kExact: return "exact";
+    case Tier::kNear: return "near";
+  }
+  return "unknown";
+}
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string SimHashHex(uint64_t v) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) out[i] = kHex[v & 15];
+  return out;
+}
+
+Json FingerprintsJson(const std::optional<VerdictFingerprints>& f) {
+  if (!f) return nullptr;
+  Json j;
+  j["url"] = f->url.Hex();
+  j["content"] = f->content.Hex();
+  j["payload"] = f->payload;
+  j["simhash"] = f->simhash ? Json(SimHashHex(*f->simhash)) : Json(nullptr);
+  return j;
+}
+
+}  // namespace
+
+std::string EncodeVerdictJson(const Verdict& v) {
+  Json j;
+  j["event_id"] = v.event_id;
+  j["url"] = v.url;
+  j["canonical_url"] = v.canonical_url;
+  j["scope"] = v.scope;
+  j["verdict"] = VerdictKindName(v.kind);
+  j["tier"] = v.tier ? Json(TierName(*v.tier)) : Json(nullptr);
+  if (v.duplicate_of) {
+    j["duplicate_of"] = {{"event_id", v.duplicate_of->event_id},
+                         {"url", v.duplicate_of->url},
+                         {"event_time", FormatRfc3339(v.duplicate_of->event_time)}};
+  } else {
+    j["duplicate_of"] = nullptr;
+  }
+  j["distance"] = v.distance ? Json(*v.distance) : Json(nullptr);
+  j["fingerprints"] = FingerprintsJson(v.fingerprints);
+  j["event_time"] = FormatRfc3339(v.event_time);
+  if (v.kind == VerdictKind::kSkipped) j["status"] = v.status;
+  if (v.truncated) j["truncated"] = true;
+  if (v.source) {
+    j["source"] = {{"topic", v.source->topic},
+                   {"partition", v.source->partition.value()},
+                   {"offset", v.source->offset.value()}};
+  }
+  // Event ids and URLs come from valid JSON, but file names in default ids
+  // need not be UTF-8: replace rather than throw.
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace pagesieve::engine
