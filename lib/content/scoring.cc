@@ -210,7 +210,8 @@ class Scorer {
   // long articles into sections), whatever its score.
   bool HoldsProse(uint32_t c) const {
     const NodeStats& st = stats_[c];
-    return st.prose_blocks >= kSiblingProseBlocks && st.LinkDensity() < 0.1;
+    return st.prose_blocks >= kSiblingProseBlocks && st.LinkDensity() < 0.1 &&
+           doc_.nodes[c].class_weight >= 0;
   }
 
   std::vector<uint32_t> WithSiblings(uint32_t top) const {
