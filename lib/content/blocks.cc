@@ -79,11 +79,43 @@ class BlockWriter {
       for (Pending& h : pending_) out_->push_back({TextBlock::Kind::kHeading, std::move(h.text)});
     }
     pending_.clear();
+    TrimEdges();
   }
   // 1..6 for h1..h6, 0 for body text.
   void SetHeadingLevel(int level) { level_ = level; }
 
  private:
+  // A short line that is not a sentence: a byline, a date, a category, a
+  // "Share" or "Contact" label left over at either edge of the content.
+  static bool IsStub(const TextBlock& b) {
+    if (b.kind != TextBlock::Kind::kParagraph || b.text.size() >= kStubBytes) return false;
+    const char last = b.text.back();
+    return last != '.' && last != '!' && last != '?' && last != ':' && last != '"';
+  }
+
+  // Drops the stubs at the end (with the headings they leave orphaned) and
+  // at the start of the content, unless there are more than kMaxStubs in a
+  // row: then they are a list (ingredients, facts), not leftovers.
+  void TrimEdges() {
+    std::vector<TextBlock>& b = *out_;
+    size_t tail = 0;
+    while (tail < b.size() && IsStub(b[b.size() - 1 - tail])) ++tail;
+    if (tail <= kMaxStubs && tail < b.size()) {
+      b.resize(b.size() - tail);
+      while (b.size() > 1 && b.back().kind == TextBlock::Kind::kHeading) b.pop_back();
+    }
+    size_t first = 0;
+    while (first < b.size() && b[first].kind == TextBlock::Kind::kHeading) ++first;
+    size_t head = 0;
+    while (first + head < b.size() && IsStub(b[first + head])) ++head;
+    if (head <= kMaxStubs && first + head < b.size()) {
+      b.erase(b.begin() + first, b.begin() + first + head);
+    }
+  }
+
+  static constexpr size_t kStubBytes = 40;
+  static constexpr size_t kMaxStubs = 3;
+
   struct Pending {
     int level;
     std::string text;

@@ -156,10 +156,32 @@ TEST(ExtractorTest, HeadingsAndParagraphsKeepTheirKindAndOrder) {
 TEST(ExtractorTest, LineBreaksSeparateBlocksAndInlineTagsDoNot) {
   Extractor extractor;
   const MainContent content = extractor.Extract(
-      Page("<div>" + Article(3) + "<p>One <b>bold</b>word<br>next line</p></div>"));
-  ASSERT_GE(content.blocks.size(), 2u);
-  EXPECT_EQ(content.blocks[content.blocks.size() - 2].text, "One boldword");
-  EXPECT_EQ(content.blocks.back().text, "next line");
+      Page("<div>" + Article(3) + "<p>One <b>bold</b>word<br>next line</p>" + Article(1) +
+           "</div>"));
+  ASSERT_EQ(content.blocks.size(), 6u);
+  EXPECT_EQ(content.blocks[3].text, "One boldword");
+  EXPECT_EQ(content.blocks[4].text, "next line");
+}
+
+TEST(ExtractorTest, ShortLinesAtTheEdgesAreTrimmed) {
+  Extractor extractor;
+  const MainContent content = extractor.Extract(
+      Page("<article><h1>Title</h1><p>By A. Writer</p><p>12 May</p>" + Article(3) +
+           "<p>Share this</p><p>Tags</p></article>"));
+  ASSERT_EQ(content.blocks.size(), 4u) << content.Text();
+  EXPECT_EQ(content.blocks[0].text, "Title");
+  EXPECT_TRUE(content.blocks[1].text.starts_with("Body0"));
+  EXPECT_TRUE(content.blocks[3].text.starts_with("Body2"));
+}
+
+TEST(ExtractorTest, AListOfShortLinesAtAnEdgeIsKept) {
+  std::string ingredients;
+  for (const char* item : {"200 g Zucker", "3 Eier", "1 Prise Salz", "100 g Butter", "Mehl"}) {
+    ingredients += "<p>" + std::string(item) + "</p>";
+  }
+  const std::string text = TextOf(Page("<article>" + Article(3) + ingredients + "</article>"));
+  EXPECT_TRUE(Contains(text, "200 g Zucker")) << text;
+  EXPECT_TRUE(Contains(text, "Mehl")) << text;
 }
 
 TEST(ExtractorTest, TextJoinsBlocksWithBlankLines) {
