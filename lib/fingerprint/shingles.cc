@@ -3,7 +3,9 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
+#include <cstring>
 
 #include "fingerprint/tokenizer.h"
 
@@ -11,9 +13,13 @@ namespace pagesieve::fingerprint {
 namespace {
 
 // Little-endian whatever the host, so that a shingle hashes the same on
-// every machine.
+// every machine; on little-endian hosts that is a plain copy.
 void StoreLittleEndian(uint64_t v, unsigned char* out) {
-  for (int i = 0; i < 8; ++i) out[i] = static_cast<unsigned char>(v >> (8 * i));
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(out, &v, sizeof(v));
+  } else {
+    for (int i = 0; i < 8; ++i) out[i] = static_cast<unsigned char>(v >> (8 * i));
+  }
 }
 
 uint64_t HashWindow(const uint64_t* tokens, size_t count) {
@@ -46,7 +52,6 @@ void AppendShingles(std::span<const uint64_t> token_hashes, int size, std::vecto
   const size_t n = token_hashes.size();
   if (n == 0) return;
   const size_t window = std::min(n, static_cast<size_t>(size));
-  out->reserve(out->size() + n - window + 1);
   for (size_t i = 0; i + window <= n; ++i) out->push_back(HashWindow(&token_hashes[i], window));
 }
 

@@ -10,16 +10,58 @@ int64_t FeatureWeight(uint32_t term_frequency, double emphasis) {
   return std::llround(tf_weight * emphasis * static_cast<double>(kWeightScale));
 }
 
+namespace {
+
+// kSpread[v] has byte j set to bit j of v: adding it to a word adds each bit
+// of v to its own byte counter.
+constexpr std::array<uint64_t, 256> MakeSpreadTable() {
+  std::array<uint64_t, 256> table{};
+  for (int v = 0; v < 256; ++v) {
+    for (int j = 0; j < 8; ++j) {
+      if ((v >> j) & 1) table[v] |= uint64_t{1} << (8 * j);
+    }
+  }
+  return table;
+}
+constexpr std::array<uint64_t, 256> kSpread = MakeSpreadTable();
+
+}  // namespace
+
 void SimHashAccumulator::Add(uint64_t feature, int64_t weight) {
+  if (weight == kWeightScale) {
+    AddUnit(feature);
+  } else {
+    AddWeighted(feature, weight);
+  }
+}
+
+void SimHashAccumulator::AddWeighted(uint64_t feature, int64_t weight) {
   for (int bit = 0; bit < 64; ++bit) {
     sums_[bit] += ((feature >> bit) & 1) ? weight : -weight;
   }
 }
 
-uint64_t SimHashAccumulator::Finish() const {
+void SimHashAccumulator::AddUnit(uint64_t feature) {
+  for (int i = 0; i < 8; ++i) byte_counters_[i] += kSpread[(feature >> (8 * i)) & 0xff];
+  ++unit_features_;
+  if (++pending_ == 255) FlushUnitCounters();
+}
+
+void SimHashAccumulator::FlushUnitCounters() {
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 8; ++j) unit_counts_[8 * i + j] += (byte_counters_[i] >> (8 * j)) & 0xff;
+    byte_counters_[i] = 0;
+  }
+  pending_ = 0;
+}
+
+uint64_t SimHashAccumulator::Finish() {
+  FlushUnitCounters();
   uint64_t hash = 0;
   for (int bit = 0; bit < 64; ++bit) {
-    if (sums_[bit] > 0) hash |= uint64_t{1} << bit;
+    // Each unit feature adds +kWeightScale where its bit is set, -kWeightScale where not.
+    int64_t sum = sums_[bit] + kWeightScale * (2 * unit_counts_[bit] - unit_features_);
+    if (sum > 0) hash |= uint64_t{1} << bit;
   }
   return hash;
 }
@@ -30,6 +72,9 @@ uint64_t WeightedSimHash(std::vector<uint64_t>* shingles, std::vector<uint64_t>*
   std::sort(emphasized->begin(), emphasized->end());
   emphasized->erase(std::unique(emphasized->begin(), emphasized->end()), emphasized->end());
 
+  // Most features occur once: skip the logarithm and rounding for them.
+  const int64_t once = FeatureWeight(1, 1.0);
+  const int64_t once_emphasized = FeatureWeight(1, emphasis);
   SimHashAccumulator acc;
   auto s = shingles->begin();
   auto e = emphasized->begin();
@@ -41,7 +86,11 @@ uint64_t WeightedSimHash(std::vector<uint64_t>* shingles, std::vector<uint64_t>*
     while (s != shingles->end() && *s == feature) ++s, ++count;
     bool is_emphasized = e != emphasized->end() && *e == feature;
     if (is_emphasized) ++e;
-    acc.Add(feature, FeatureWeight(std::max(count, 1u), is_emphasized ? emphasis : 1.0));
+    if (count <= 1) {
+      acc.Add(feature, is_emphasized ? once_emphasized : once);
+    } else {
+      acc.Add(feature, FeatureWeight(count, is_emphasized ? emphasis : 1.0));
+    }
   }
   return acc.Finish();
 }

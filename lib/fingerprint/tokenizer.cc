@@ -73,26 +73,42 @@ CharClass ClassifyAt(std::string_view text, size_t pos, size_t* length) {
 
 }  // namespace
 
-bool Tokenizer::Next(Token* token) {
-  size_t start = 0;
-  bool in_token = false;
-  bool unspaced = false;
+// ASCII takes a shortcut in both loops below: it is most of the text of most
+// pages, and its classes need no decoding.
+void Tokenizer::SkipSeparators() {
   while (pos_ < text_.size()) {
-    size_t length = 0;
-    CharClass cls = ClassifyAt(text_, pos_, &length);
-    if (in_token) {
-      // A token ends before a separator, before any unspaced character, and
-      // before a word character that follows an unspaced character.
-      bool continues = cls == CharClass::kMark || (cls == CharClass::kWord && !unspaced);
-      if (!continues) break;
-    } else if (cls != CharClass::kSeparator) {
-      start = pos_;
-      in_token = true;
-      unspaced = cls == CharClass::kUnspaced;
+    unsigned char c = static_cast<unsigned char>(text_[pos_]);
+    if (c < 0x80) {
+      if (IsAsciiAlnum(c)) return;
+      ++pos_;
+      continue;
     }
+    size_t length = 0;
+    if (ClassifyAt(text_, pos_, &length) != CharClass::kSeparator) return;
     pos_ += length;
   }
-  if (!in_token) return false;
+}
+
+bool Tokenizer::Next(Token* token) {
+  SkipSeparators();
+  if (pos_ >= text_.size()) return false;
+  const size_t start = pos_;
+  size_t length = 0;
+  const bool unspaced = ClassifyAt(text_, pos_, &length) == CharClass::kUnspaced;
+  pos_ += length;
+  // A token ends before a separator, before any unspaced character, and
+  // before a word character that follows an unspaced character.
+  while (pos_ < text_.size()) {
+    unsigned char c = static_cast<unsigned char>(text_[pos_]);
+    if (c < 0x80) {
+      if (unspaced || !IsAsciiAlnum(c)) break;
+      ++pos_;
+      continue;
+    }
+    CharClass cls = ClassifyAt(text_, pos_, &length);
+    if (cls != CharClass::kMark && (cls != CharClass::kWord || unspaced)) break;
+    pos_ += length;
+  }
   token->text = text_.substr(start, pos_ - start);
   token->unspaced = unspaced;
   return true;

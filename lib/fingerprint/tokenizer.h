@@ -30,6 +30,8 @@ class Tokenizer {
   bool Next(Token* token);
 
  private:
+  void SkipSeparators();
+
   std::string_view text_;
   size_t pos_ = 0;
 };

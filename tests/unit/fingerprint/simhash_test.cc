@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -46,6 +47,35 @@ TEST(SimHashAccumulatorTest, TieClearsTheBit) {
   acc.Add(~uint64_t{0}, 7);
   acc.Add(0, 7);
   EXPECT_EQ(acc.Finish(), 0u);
+}
+
+// Unit-weight features take a counting shortcut; the result must be exactly
+// that of the definition, summed bit by bit, across counter flushes.
+TEST(SimHashAccumulatorTest, CountingShortcutEqualsTheDefinition) {
+  std::mt19937_64 rng(17);
+  for (int trial = 0; trial < 20; ++trial) {
+    SimHashAccumulator acc;
+    std::array<int64_t, 64> sums{};
+    const int features = 1 + static_cast<int>(rng() % 2000);
+    for (int i = 0; i < features; ++i) {
+      // Mostly unit weights, some heavier, and features biased toward a few
+      // patterns so that sums land near zero and ties occur.
+      uint64_t feature = rng() % 4 == 0 ? rng() : (rng() % 8) * 0x0101'0101'0101'0101ULL;
+      int64_t weight = rng() % 5 == 0 ? 1 + static_cast<int64_t>(rng() % 3000) : kWeightScale;
+      acc.Add(feature, weight);
+      for (int bit = 0; bit < 64; ++bit) sums[bit] += ((feature >> bit) & 1) ? weight : -weight;
+    }
+    uint64_t expected = 0;
+    for (int bit = 0; bit < 64; ++bit) expected |= uint64_t{sums[bit] > 0} << bit;
+    EXPECT_EQ(acc.Finish(), expected) << "trial " << trial;
+  }
+}
+
+TEST(SimHashAccumulatorTest, UnitFeaturesBeyondOneCounterFlush) {
+  SimHashAccumulator acc;
+  for (int i = 0; i < 1000; ++i) acc.Add(0xf0f0'f0f0'f0f0'f0f0ULL, kWeightScale);
+  for (int i = 0; i < 999; ++i) acc.Add(0x0f0f'0f0f'0f0f'0f0fULL, kWeightScale);
+  EXPECT_EQ(acc.Finish(), 0xf0f0'f0f0'f0f0'f0f0ULL);
 }
 
 TEST(SimHashAccumulatorTest, NoFeaturesIsZero) { EXPECT_EQ(SimHashAccumulator().Finish(), 0u); }
