@@ -47,11 +47,12 @@ Parts Split(std::string_view url) {
   return parts;
 }
 
-const char* const kTracking[] = {"utm_source=newsletter", "utm_medium=email",
+const char* const kTracking[] = {"utm_source=newsletter",    "utm_medium=email",
                                  "utm_campaign=spring_sale", "gclid=EAIaIQobChMI8ZyW",
-                                 "fbclid=IwAR3x9Kd2_abc", "mc_cid=5f1e2d", "_ga=2.1234.5678"};
-const char* const kParams[] = {"id=42", "page=2", "lang=de", "q=caf%c3%a9+au+lait", "sort=desc",
-                               "ref=home", "p=%7Euser", "s=a%20b"};
+                                 "fbclid=IwAR3x9Kd2_abc",    "mc_cid=5f1e2d",
+                                 "_ga=2.1234.5678"};
+const char* const kParams[] = {"id=42",     "page=2",   "lang=de",   "q=caf%c3%a9+au+lait",
+                               "sort=desc", "ref=home", "p=%7Euser", "s=a%20b"};
 const char* const kIdnHosts[] = {"bücher.de", "www.пример.рф", "例え.jp", "xn--bcher-kva.ch",
                                  "straße.de"};
 
@@ -71,8 +72,8 @@ std::string Variant(const Parts& base, std::mt19937& random, bool* idn) {
   if (r % 50 == 0) {
     // 500 distinct IDN hosts, more than the canonicalizer's per-thread
     // cache of 256 holds, so that the figure includes libidn2 misses.
-    p.host = "shop" + std::to_string(random() % 100) + "." +
-             kIdnHosts[random() % std::size(kIdnHosts)];
+    p.host =
+        "shop" + std::to_string(random() % 100) + "." + kIdnHosts[random() % std::size(kIdnHosts)];
     *idn = true;
   }
   if (r % 40 == 1) p.host = "0x7f.0.0.1";

@@ -13,9 +13,9 @@
 namespace pagesieve::url::bench {
 
 struct CorpusStats {
-  size_t base = 0;      // URLs read from the data sets
-  size_t idn = 0;       // variants with a non-ASCII or xn-- host
-  size_t bytes = 0;     // total bytes of all URLs
+  size_t base = 0;   // URLs read from the data sets
+  size_t idn = 0;    // variants with a non-ASCII or xn-- host
+  size_t bytes = 0;  // total bytes of all URLs
 };
 
 // `variants` generated URLs per base URL (seeded), after the base URLs

@@ -70,12 +70,16 @@ int Main(int argc, char** argv) {
   size_t out_bytes = 0;
   for (const std::string& url : corpus) {  // warm-up, and the error count
     StatusOr<CanonicalUrl> c = canonicalizer.Canonicalize(url);
-    if (c.ok()) out_bytes += c->spec.size(); else ++errors;
+    if (c.ok())
+      out_bytes += c->spec.size();
+    else
+      ++errors;
   }
-  std::printf("corpus: %zu URLs (%zu from the data sets, %zu with IDN hosts), %.1f bytes/URL in, "
-              "%.1f out, %zu errors\n",
-              corpus.size(), stats.base, stats.idn, double(bytes) / corpus.size(),
-              double(out_bytes) / (corpus.size() - errors), errors);
+  std::printf(
+      "corpus: %zu URLs (%zu from the data sets, %zu with IDN hosts), %.1f bytes/URL in, "
+      "%.1f out, %zu errors\n",
+      corpus.size(), stats.base, stats.idn, double(bytes) / corpus.size(),
+      double(out_bytes) / (corpus.size() - errors), errors);
   std::vector<double> rates;
   for (int pass = 0; pass < passes; ++pass) {
     size_t sink = 0;

@@ -25,7 +25,8 @@ class BlockWriter {
   }
 
   bool Flush() {
-    if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size()) {
+    if (!buffer_.empty() &&
+        std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size()) {
       ok_ = false;
     }
     buffer_.clear();
@@ -62,8 +63,8 @@ StatusOr<size_t> CanonicalizeLines(const url::Canonicalizer& canonicalizer, std:
   const size_t max_line = kBlock + canonicalizer.options().max_length;
   BlockWriter writer(out);
   LineCounts counts;
-  std::string pending;      // the start of a line cut by a block boundary
-  bool overlong = false;    // skipping the rest of a line that is too long
+  std::string pending;    // the start of a line cut by a block boundary
+  bool overlong = false;  // skipping the rest of a line that is too long
   auto buffer = std::make_unique<char[]>(kBlock);
   size_t got;
   while ((got = std::fread(buffer.get(), 1, kBlock, in)) > 0) {

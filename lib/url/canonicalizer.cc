@@ -115,8 +115,7 @@ StatusOr<CanonicalUrl> Canonicalizer::Canonicalize(std::string_view raw) const {
 
   url.path_begin = static_cast<uint32_t>(out.size());
   internal::AppendCanonicalPath(
-      parts.path, {strip_params_.get(), options_.strip_index, options_.strip_trailing_slash},
-      &out);
+      parts.path, {strip_params_.get(), options_.strip_index, options_.strip_trailing_slash}, &out);
   url.query_begin = static_cast<uint32_t>(out.size());
   if (parts.has_query) {
     internal::AppendCanonicalQuery(parts.query, {strip_params_.get(), options_.sort_query}, &out);

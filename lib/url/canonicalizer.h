@@ -34,7 +34,7 @@ std::vector<std::string> DefaultStripParams();
 
 struct CanonicalizerOptions {
   // A URL longer than this (after trimming), or whose canonical form would be
-  // longer, is an error.
+  // longer, is an error. Capped at 2^28 (offsets in CanonicalUrl are 32-bit).
   size_t max_length = 8192;
   // Glob patterns ('*' any run, '?' one byte), matched case-insensitively
   // against the normalized name of each query parameter and of each ";param"
@@ -89,9 +89,10 @@ class ParamMatcher;
 // Canonicalizes URLs by the rules above.
 //
 // Immutable after construction; Canonicalize may be called from any number
-// of threads at once. It allocates only the result (and scratch space for
-// queries of more than 64 pairs), and calls libidn2 only for hosts that need
-// it (non-ASCII bytes or an "xn--" label).
+// of threads at once. For an ASCII host it allocates only the result (plus
+// scratch for rare inputs: control bytes inside, queries over 64 pairs or
+// 2 KB). libidn2 is called only for hosts that need it (non-ASCII bytes or
+// an "xn--" label), and its results are cached per thread.
 class Canonicalizer {
  public:
   explicit Canonicalizer(CanonicalizerOptions options);

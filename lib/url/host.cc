@@ -89,8 +89,7 @@ void StripWww(std::string* out, size_t begin) {
 
 }  // namespace
 
-Status AppendCanonicalHost(std::string_view raw, bool strip_www, std::string* out,
-                           HostSpan* span) {
+Status AppendCanonicalHost(std::string_view raw, bool strip_www, std::string* out, HostSpan* span) {
   if (!raw.empty() && raw[0] == '[') return AppendIpv6Host(raw, out, span);
   const size_t begin = out->size();
   Decoded decoded;

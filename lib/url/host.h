@@ -25,7 +25,6 @@ struct HostSpan {
 // With `strip_www`, leading "www." labels are dropped while what remains is
 // not a public suffix. Errors: empty host, forbidden character, invalid
 // escape, address or IDN.
-Status AppendCanonicalHost(std::string_view raw, bool strip_www, std::string* out,
-                           HostSpan* span);
+Status AppendCanonicalHost(std::string_view raw, bool strip_www, std::string* out, HostSpan* span);
 
 }  // namespace pagesieve::url::internal

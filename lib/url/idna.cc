@@ -42,9 +42,9 @@ struct FreeDeleter {
 Status AppendIdnaLabel(std::string_view label, std::string* out) {
   std::string input(label);  // libidn2 wants a NUL-terminated string
   char* output = nullptr;
-  const int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(input.c_str()),
-                                reinterpret_cast<uint8_t**>(&output),
-                                IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
+  const int rc =
+      idn2_lookup_u8(reinterpret_cast<const uint8_t*>(input.c_str()),
+                     reinterpret_cast<uint8_t**>(&output), IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
   std::unique_ptr<char, FreeDeleter> owned(output);
   if (rc != IDN2_OK) {
     return Status::InvalidArgument(std::string("invalid internationalized host (") +

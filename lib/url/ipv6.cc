@@ -41,8 +41,8 @@ bool ParseIpv4Tail(std::string_view text, uint16_t* high, uint16_t* low) {
 
 std::optional<Ipv6Address> ParseIpv6(std::string_view text) {
   Ipv6Address pieces{};
-  int count = 0;       // pieces written
-  int compress = -1;   // index where "::" stands, if any
+  int count = 0;      // pieces written
+  int compress = -1;  // index where "::" stands, if any
   size_t i = 0;
   if (text.size() >= 2 && text[0] == ':' && text[1] == ':') {
     compress = 0;

@@ -33,10 +33,10 @@ Status ValidatePattern(const std::string& pattern) {
 }  // namespace
 
 std::vector<std::string> DefaultStripParams() {
-  return {"utm_*",  "gclid",  "gclsrc",  "dclid",     "gbraid",    "wbraid",        "fbclid",
-          "msclkid", "yclid", "twclid",  "ttclid",    "igshid",    "mc_cid",        "mc_eid",
-          "_ga",    "_gl",    "_hsenc",  "_hsmi",     "mkt_tok",   "jsessionid",    "phpsessid",
-          "sessionid", "aspsessionid*"};
+  return {"utm_*",   "gclid",      "gclsrc",    "dclid",     "gbraid",       "wbraid",
+          "fbclid",  "msclkid",    "yclid",     "twclid",    "ttclid",       "igshid",
+          "mc_cid",  "mc_eid",     "_ga",       "_gl",       "_hsenc",       "_hsmi",
+          "mkt_tok", "jsessionid", "phpsessid", "sessionid", "aspsessionid*"};
 }
 
 StatusOr<CanonicalizerOptions> CanonicalizerOptionsFromConfig(const Config& config) {

@@ -40,8 +40,8 @@ void PopSegment(size_t path_begin, std::string* out) {
 }
 
 bool IsIndexName(std::string_view segment) {
-  static constexpr std::array<std::string_view, 5> kNames = {
-      "index.html", "index.htm", "index.php", "default.asp", "default.aspx"};
+  static constexpr std::array<std::string_view, 5> kNames = {"index.html", "index.htm", "index.php",
+                                                             "default.asp", "default.aspx"};
   for (std::string_view name : kNames) {
     if (segment.size() != name.size()) continue;
     bool equal = true;

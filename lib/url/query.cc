@@ -106,7 +106,7 @@ void AppendCanonicalQuery(std::string_view raw, const QueryOptions& options, std
       out->push_back('=');
       ++i;
     }
-    ++i;  // the '&'
+    ++i;                                 // the '&'
     if (out->size() == begin) continue;  // an empty pair
     const size_t name_length = std::min(name_end, out->size()) - begin;
     if (options.strip_params != nullptr &&

@@ -42,9 +42,8 @@ struct BinaryRun {
 BinaryRun RunBinary(const std::string& args, const std::string& input) {
   const std::filesystem::path dir = ::testing::TempDir();
   const std::filesystem::path input_file =
-      dir / ("canonicalize_input_" + std::string(::testing::UnitTest::GetInstance()
-                                                     ->current_test_info()
-                                                     ->name()));
+      dir / ("canonicalize_input_" +
+             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
   std::ofstream(input_file, std::ios::binary) << input;
   const std::string command = std::string(PAGESIEVE_BINARY_DIR "/pagesieve canonicalize ") + args +
                               " < '" + input_file.string() + "' 2>&1";
@@ -95,9 +94,10 @@ TEST(CanonicalizeLinesTest, KeepsOneLinePerInputAcrossBlockBoundaries) {
       input += "mailto:someone" + std::to_string(i) + "@example.com\n";
       expected += "!error: unsupported scheme\n";
     } else {
-      input += "http://Example.com/page/" + std::to_string(i) + "?utm_medium=feed&id=" +
-               std::to_string(i) + "\n";
-      expected += "http://example.com/page/" + std::to_string(i) + "?id=" + std::to_string(i) + "\n";
+      input += "http://Example.com/page/" + std::to_string(i) +
+               "?utm_medium=feed&id=" + std::to_string(i) + "\n";
+      expected +=
+          "http://example.com/page/" + std::to_string(i) + "?id=" + std::to_string(i) + "\n";
     }
   }
   ASSERT_GT(input.size(), size_t{1} << 20);

@@ -28,7 +28,8 @@ TEST(CanonicalizerTest, RejectsOtherSchemes) {
 }
 
 TEST(CanonicalizerTest, RejectsAMissingScheme) {
-  for (const char* raw : {"example.com/", "//example.com/", "/path", "", "   ", ":a", "1http://a"}) {
+  for (const char* raw :
+       {"example.com/", "//example.com/", "/path", "", "   ", ":a", "1http://a"}) {
     EXPECT_EQ(Canon(raw), "!error: missing scheme") << raw;
   }
 }
@@ -49,7 +50,9 @@ TEST(CanonicalizerTest, RemovesTabsAndNewlinesAnywhere) {
 }
 
 TEST(CanonicalizerTest, EncodesControlsInsideThePathInsteadOfTrimmingThem) {
-  EXPECT_EQ(Canon("http://example.com/a\x01" "b"), "http://example.com/a%01b");
+  EXPECT_EQ(Canon("http://example.com/a\x01"
+                  "b"),
+            "http://example.com/a%01b");
 }
 
 TEST(CanonicalizerTest, RejectsAUrlLongerThanMaxLength) {
@@ -187,7 +190,8 @@ TEST(CanonicalizerTest, HostAfterStripWwwIsTheStrippedHost) {
 TEST(CanonicalizerTest, CanonicalFormIsAFixedPoint) {
   const Canonicalizer canonicalizer({});
   for (const char* raw :
-       {"HTTP://User@WWW.Example.COM.:0080/a/./b/../%7Ec/%2e%2E/d;jsessionid=1?b=2&&a=%41&utm_x=1#f",
+       {"HTTP://User@WWW.Example.COM.:0080/a/./b/../%7Ec/%2e%2E/"
+        "d;jsessionid=1?b=2&&a=%41&utm_x=1#f",
         "http://xn--BCHER-kva.de/ü?ü=1", "http://0x7f.1/%zz", "http://[0:0::1]/a//b/"}) {
     const std::string once = Canon(canonicalizer, raw);
     ASSERT_THAT(once, StartsWith("http")) << raw;

@@ -26,7 +26,8 @@ bool IsUnreservedByte(int c) {
 std::string CheckEncoding(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c <= 0x20 || c >= 0x7f || std::string_view("\"<>`{}|^#").find(c) != std::string_view::npos) {
+    if (c <= 0x20 || c >= 0x7f ||
+        std::string_view("\"<>`{}|^#").find(c) != std::string_view::npos) {
       return "unencoded byte " + std::to_string(c);
     }
     if (c != '%') continue;
@@ -86,8 +87,8 @@ std::string CheckCanonical(const CanonicalUrl& url, const ParamMatcher& denylist
     }
   }
   if (host.back() == '.') return "trailing dot";
-  const std::string_view authority =
-      std::string_view(spec).substr(url.scheme().size() + 3, url.path_begin - url.scheme().size() - 3);
+  const std::string_view authority = std::string_view(spec).substr(
+      url.scheme().size() + 3, url.path_begin - url.scheme().size() - 3);
   if ((url.scheme() == "http" && authority.ends_with(":80")) ||
       (url.scheme() == "https" && authority.ends_with(":443")) || authority.ends_with(":")) {
     return "default or empty port kept";
@@ -98,15 +99,97 @@ std::string CheckCanonical(const CanonicalUrl& url, const ParamMatcher& denylist
 
 // Pieces that exercise every rule, glued at random.
 const std::vector<std::string>& Pieces() {
-  static const std::vector<std::string> pieces = {
-      "http://", "HTTPS://", "http:", "ftp://", "/", "//", "\\", ".", "..", "%2e", "%2E%2e", "?", "&",
-      "&&", "=", "#", "@", ":", ":80", ":443", ":0080", ":65536", "[", "]", "[::1]", "[1:2::3]",
-      "::ffff:1.2.3.4", "%", "%4", "%41", "%7e", "%2f", "%25", "%zz", "%00", "%c3%a9", "%FE",
-      "é", "ü", "ß", "例", "。", "．", "\xc3", "\xff", "xn--", "xn--bcher-kva", "Xn--zz", "www.",
-      "WWW.", "0x", "0x7f", "017", "1", "255", "256", "4294967295", "example", ".com", "com.",
-      "utm_source", "UTM_x", "gclid", "jsessionid", ";jsessionid=1", ";", ";x=1", "a", "B", " ",
-      "\t", "\n", "\x01", "\x7f", "\"", "<", "{", "|", "^", "`", "+", "%20", "index.html",
-      "Default.aspx", "-", "_", "~", "!", "$", "*", "r3---sn"};
+  static const std::vector<std::string> pieces = {"http://",
+                                                  "HTTPS://",
+                                                  "http:",
+                                                  "ftp://",
+                                                  "/",
+                                                  "//",
+                                                  "\\",
+                                                  ".",
+                                                  "..",
+                                                  "%2e",
+                                                  "%2E%2e",
+                                                  "?",
+                                                  "&",
+                                                  "&&",
+                                                  "=",
+                                                  "#",
+                                                  "@",
+                                                  ":",
+                                                  ":80",
+                                                  ":443",
+                                                  ":0080",
+                                                  ":65536",
+                                                  "[",
+                                                  "]",
+                                                  "[::1]",
+                                                  "[1:2::3]",
+                                                  "::ffff:1.2.3.4",
+                                                  "%",
+                                                  "%4",
+                                                  "%41",
+                                                  "%7e",
+                                                  "%2f",
+                                                  "%25",
+                                                  "%zz",
+                                                  "%00",
+                                                  "%c3%a9",
+                                                  "%FE",
+                                                  "é",
+                                                  "ü",
+                                                  "ß",
+                                                  "例",
+                                                  "。",
+                                                  "．",
+                                                  "\xc3",
+                                                  "\xff",
+                                                  "xn--",
+                                                  "xn--bcher-kva",
+                                                  "Xn--zz",
+                                                  "www.",
+                                                  "WWW.",
+                                                  "0x",
+                                                  "0x7f",
+                                                  "017",
+                                                  "1",
+                                                  "255",
+                                                  "256",
+                                                  "4294967295",
+                                                  "example",
+                                                  ".com",
+                                                  "com.",
+                                                  "utm_source",
+                                                  "UTM_x",
+                                                  "gclid",
+                                                  "jsessionid",
+                                                  ";jsessionid=1",
+                                                  ";",
+                                                  ";x=1",
+                                                  "a",
+                                                  "B",
+                                                  " ",
+                                                  "\t",
+                                                  "\n",
+                                                  "\x01",
+                                                  "\x7f",
+                                                  "\"",
+                                                  "<",
+                                                  "{",
+                                                  "|",
+                                                  "^",
+                                                  "`",
+                                                  "+",
+                                                  "%20",
+                                                  "index.html",
+                                                  "Default.aspx",
+                                                  "-",
+                                                  "_",
+                                                  "~",
+                                                  "!",
+                                                  "$",
+                                                  "*",
+                                                  "r3---sn"};
   return pieces;
 }
 

@@ -43,19 +43,18 @@ TEST(HostTest, KeepsLeadingAndInnerEmptyLabels) {
 }
 
 TEST(HostTest, RejectsAnEmptyHost) {
-  for (const char* raw : {"http://", "http://:80/", "http://user@/", "http://./",
-                          "http://.../", "http://%2e/"}) {
+  for (const char* raw :
+       {"http://", "http://:80/", "http://user@/", "http://./", "http://.../", "http://%2e/"}) {
     EXPECT_EQ(Canon(raw), "!error: empty host") << raw;
   }
 }
 
 TEST(HostTest, RejectsForbiddenCharacters) {
-  for (const char* raw : {"http://exa mple.com/", "http://exa%20mple.com/", "http://a<b.com/",
-                          "http://a%3Cb.com/", "http://a^b.com/", "http://a|b.com/",
-                          "http://a%23b.com/", "http://a%2Fb.com/", "http://a%3Fb.com/",
-                          "http://a%40b.com/", "http://a%5Cb.com/", "http://a[b.com/",
-                          "http://a%25b.com/", "http://a%00b.com/", "http://a%7Fb.com/",
-                          "http://a%3Ab.com/"}) {
+  for (const char* raw :
+       {"http://exa mple.com/", "http://exa%20mple.com/", "http://a<b.com/", "http://a%3Cb.com/",
+        "http://a^b.com/", "http://a|b.com/", "http://a%23b.com/", "http://a%2Fb.com/",
+        "http://a%3Fb.com/", "http://a%40b.com/", "http://a%5Cb.com/", "http://a[b.com/",
+        "http://a%25b.com/", "http://a%00b.com/", "http://a%7Fb.com/", "http://a%3Ab.com/"}) {
     EXPECT_EQ(Canon(raw), "!error: forbidden character in host") << raw;
   }
 }
@@ -141,9 +140,9 @@ TEST(HostTest, WritesIpv4InAnyFormAsDottedDecimal) {
 }
 
 TEST(HostTest, RejectsAHostEndingInANumberThatIsNoIpv4Address) {
-  for (const char* raw : {"http://256.0.0.1/", "http://1.2.3.4.5/", "http://example.123/",
-                          "http://1.2.3.08/", "http://4294967296/", "http://1..2/",
-                          "http://foo.0x/", "http://0x100000000/"}) {
+  for (const char* raw :
+       {"http://256.0.0.1/", "http://1.2.3.4.5/", "http://example.123/", "http://1.2.3.08/",
+        "http://4294967296/", "http://1..2/", "http://foo.0x/", "http://0x100000000/"}) {
     EXPECT_EQ(Canon(raw), "!error: invalid IPv4 address") << raw;
   }
 }

@@ -36,18 +36,18 @@ TEST(OptionsTest, DefaultsAreWhatTheSpecAsks) {
   EXPECT_FALSE(defaults.strip_www || defaults.strip_index || defaults.strip_trailing_slash ||
                defaults.fold_scheme);
   for (const char* name :
-       {"utm_*", "gclid", "gclsrc", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "yclid",
-        "twclid", "ttclid", "igshid", "mc_cid", "mc_eid", "_ga", "_gl", "_hsenc", "_hsmi",
+       {"utm_*",   "gclid",      "gclsrc",    "dclid",     "gbraid",       "wbraid",
+        "fbclid",  "msclkid",    "yclid",     "twclid",    "ttclid",       "igshid",
+        "mc_cid",  "mc_eid",     "_ga",       "_gl",       "_hsenc",       "_hsmi",
         "mkt_tok", "jsessionid", "phpsessid", "sessionid", "aspsessionid*"}) {
     EXPECT_THAT(defaults.strip_params, ::testing::Contains(name));
   }
 }
 
 TEST(OptionsTest, ReadsEveryKey) {
-  StatusOr<CanonicalizerOptions> options =
-      FromSet({"url.max_length=100", "url.strip_params=a,b*", "url.sort_query=false",
-               "url.strip_www=true", "url.strip_index=true", "url.strip_trailing_slash=true",
-               "url.fold_scheme=true"});
+  StatusOr<CanonicalizerOptions> options = FromSet(
+      {"url.max_length=100", "url.strip_params=a,b*", "url.sort_query=false", "url.strip_www=true",
+       "url.strip_index=true", "url.strip_trailing_slash=true", "url.fold_scheme=true"});
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   EXPECT_EQ(options->max_length, 100u);
   EXPECT_EQ(options->strip_params, (std::vector<std::string>{"a", "b*"}));
@@ -65,8 +65,8 @@ TEST(OptionsTest, AcceptsAnEmptyDenylist) {
 }
 
 TEST(OptionsTest, RejectsMaxLengthOutOfRange) {
-  for (const char* set : {"url.max_length=0", "url.max_length=-5", "url.max_length=31",
-                          "url.max_length=1048577"}) {
+  for (const char* set :
+       {"url.max_length=0", "url.max_length=-5", "url.max_length=31", "url.max_length=1048577"}) {
     StatusOr<CanonicalizerOptions> options = FromSet({set});
     ASSERT_FALSE(options.ok()) << set;
     EXPECT_THAT(options.status().message(), HasSubstr("url.max_length")) << set;
@@ -74,9 +74,9 @@ TEST(OptionsTest, RejectsMaxLengthOutOfRange) {
 }
 
 TEST(OptionsTest, RejectsPatternsThatCouldNeverMatch) {
-  for (const char* set : {"url.strip_params=[\"\"]", "url.strip_params=[\"a b\"]",
-                          "url.strip_params=[\"a=b\"]", "url.strip_params=[\"a&b\"]",
-                          "url.strip_params=[\"é\"]"}) {
+  for (const char* set :
+       {"url.strip_params=[\"\"]", "url.strip_params=[\"a b\"]", "url.strip_params=[\"a=b\"]",
+        "url.strip_params=[\"a&b\"]", "url.strip_params=[\"é\"]"}) {
     StatusOr<CanonicalizerOptions> options = FromSet({set});
     ASSERT_FALSE(options.ok()) << set;
     EXPECT_THAT(options.status().message(), HasSubstr("url.strip_params")) << set;
@@ -84,8 +84,7 @@ TEST(OptionsTest, RejectsPatternsThatCouldNeverMatch) {
 }
 
 TEST(OptionsTest, RejectsAPatternLongerThan256Bytes) {
-  StatusOr<CanonicalizerOptions> options =
-      FromSet({"url.strip_params=" + std::string(257, 'a')});
+  StatusOr<CanonicalizerOptions> options = FromSet({"url.strip_params=" + std::string(257, 'a')});
   ASSERT_FALSE(options.ok());
   EXPECT_THAT(options.status().message(), HasSubstr("longer than 256"));
 }

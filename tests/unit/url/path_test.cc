@@ -89,9 +89,7 @@ TEST(PathTest, DecodesEscapesOfUnreservedCharacters) {
   EXPECT_EQ(Path("/%41%7a%30%2D%2e%5F%7E"), "/Az0-._~");
 }
 
-TEST(PathTest, UppercasesOtherEscapes) {
-  EXPECT_EQ(Path("/%2f%3a%c3%a9%25"), "/%2F%3A%C3%A9%25");
-}
+TEST(PathTest, UppercasesOtherEscapes) { EXPECT_EQ(Path("/%2f%3a%c3%a9%25"), "/%2F%3A%C3%A9%25"); }
 
 TEST(PathTest, KeepsEscapedSlashesEscaped) {
   EXPECT_EQ(Path("/a%2Fb/c"), "/a%2Fb/c");

@@ -31,8 +31,8 @@ TEST(PercentEncodingTest, DecodesEveryUnreservedEscape) {
 TEST(PercentEncodingTest, EncodesEveryByteThatIsNotSafe) {
   for (int c = 0; c < 256; ++c) {
     const std::string in(1, static_cast<char>(c));
-    const bool encoded = c <= 0x20 || c >= 0x7f || std::string_view("\"<>`{}|^").find(c) !=
-                                                        std::string_view::npos;
+    const bool encoded =
+        c <= 0x20 || c >= 0x7f || std::string_view("\"<>`{}|^").find(c) != std::string_view::npos;
     if (c == '%') continue;
     char escape[4];
     std::snprintf(escape, sizeof(escape), "%%%02X", c);
@@ -49,9 +49,7 @@ TEST(PercentEncodingTest, EscapesALonePercent) {
   EXPECT_EQ(Normalize("%%41"), "%25A");
 }
 
-TEST(PercentEncodingTest, DoesNotDecodeTwice) {
-  EXPECT_EQ(Normalize("%2541"), "%2541");
-}
+TEST(PercentEncodingTest, DoesNotDecodeTwice) { EXPECT_EQ(Normalize("%2541"), "%2541"); }
 
 TEST(PercentEncodingTest, IsAFixedPointOnRandomBytes) {
   std::mt19937 random(1234);

@@ -26,9 +26,7 @@ TEST(QueryTest, DropsAnEmptyQuery) {
   EXPECT_EQ(Query("?&&&"), "");
 }
 
-TEST(QueryTest, DropsEmptyPairs) {
-  EXPECT_EQ(Query("?&a=1&&b=2&", Unsorted()), "?a=1&b=2");
-}
+TEST(QueryTest, DropsEmptyPairs) { EXPECT_EQ(Query("?&a=1&&b=2&", Unsorted()), "?a=1&b=2"); }
 
 TEST(QueryTest, KeepsPairsWithEmptyNamesOrValues) {
   EXPECT_EQ(Query("?=&a=&=b", Unsorted()), "?=&a=&=b");
@@ -56,9 +54,7 @@ TEST(QueryTest, SortsNormalizedBytes) {
   EXPECT_EQ(Query("?a=1&B=2&%41=3"), "?A=3&B=2&a=1");
 }
 
-TEST(QueryTest, KeepsDuplicatePairs) {
-  EXPECT_EQ(Query("?a=1&a=1"), "?a=1&a=1");
-}
+TEST(QueryTest, KeepsDuplicatePairs) { EXPECT_EQ(Query("?a=1&a=1"), "?a=1&a=1"); }
 
 TEST(QueryTest, KeepsTheOrderWhenSortingIsOff) {
   EXPECT_EQ(Query("?b=1&a=2", Unsorted()), "?b=1&a=2");

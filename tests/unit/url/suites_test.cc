@@ -44,12 +44,14 @@ const Differences kNutch = {
     {103, {"https://example.xn--9tfky.id/", "https://example.xn--9tfky.id/"}},
     {104, {"https://xN--p1aI.Xn--P1ai/", "https://xn--p1ai.xn--p1ai/"}},
     {105, {"https://xN--p1Ai.%D1%80%d1%84/", "https://xn--p1ai.xn--p1ai/"}},
-    {106, {"https://булГаков.xN--p1Ai.%D1%80%d1%84/", "https://xn--80abec0bdy9a.xn--p1ai.xn--p1ai/"}},
+    {106,
+     {"https://булГаков.xN--p1Ai.%D1%80%d1%84/", "https://xn--80abec0bdy9a.xn--p1ai.xn--p1ai/"}},
     {107, {"https://гоГоль.%d1%80%D1%84.Рф/", "https://xn--c1aaykb9f.xn--p1ai.xn--p1ai/"}},
     {109, {"https://example.xn--9tfky.id/", "https://example.xn--9tfky.id/"}},
     {110, {"https://xN--p1aI.Xn--P1ai/", "https://xn--p1ai.xn--p1ai/"}},
     {111, {"https://xN--p1Ai.%D1%80%d1%84/", "https://xn--p1ai.xn--p1ai/"}},
-    {112, {"https://булГаков.xN--p1Ai.%D1%80%d1%84/", "https://xn--80abec0bdy9a.xn--p1ai.xn--p1ai/"}},
+    {112,
+     {"https://булГаков.xN--p1Ai.%D1%80%d1%84/", "https://xn--80abec0bdy9a.xn--p1ai.xn--p1ai/"}},
     {113, {"https://гоГоль.%d1%80%D1%84.Рф/", "https://xn--c1aaykb9f.xn--p1ai.xn--p1ai/"}},
     // Run with IDNA2003 (transitional) mapping; we are non-transitional.
     {96, {"https://straße.de/", "https://xn--strae-oqa.de/"}},
@@ -87,7 +89,8 @@ const Differences kW3lib = {
     {13, {"http://www.example.com/do?1750,4", "http://www.example.com/do?1750,4"}},
     // Form encoding writes a space as '+'; we write %20 and keep '+' and %20 apart.
     {14, {"http://www.example.com/do?q=a space&a=1", "http://www.example.com/do?a=1&q=a%20space"}},
-    {16, {"http://www.example.com/do?q=a%20space&a=1", "http://www.example.com/do?a=1&q=a%20space"}},
+    {16,
+     {"http://www.example.com/do?q=a%20space&a=1", "http://www.example.com/do?a=1&q=a%20space"}},
     // encoding=latin1/cp1251 for the query: we always encode as UTF-8.
     {19,
      {"http://www.example.com/résumé?q=résumé",
@@ -133,7 +136,8 @@ const Differences kW3lib = {
      {"http://.éxamplé.com/résumé?q=résumé",
       "http://.xn--xampl-9raf.com/r%C3%A9sum%C3%A9?q=r%C3%A9sum%C3%A9"}},
     {80,
-     {"http://www.éxamplééxamplééxamplééxamplééxamplééxamplééxamplééxamplééxamplééxamplééxamplé.com/"
+     {"http://"
+      "www.éxamplééxamplééxamplééxamplééxamplééxamplééxamplééxamplééxamplééxamplééxamplé.com/"
       "résumé?q=résumé",
       "!error: invalid internationalized host (punycode encoded data will be too large)"}},
     // w3lib decodes %2C (',' is in its safe set); we keep escapes of reserved
@@ -167,7 +171,8 @@ const Differences kSafeBrowsing = {
     // Only default ports are dropped.
     {25, {"http://www.gotaport.com:1234/", "http://www.gotaport.com:1234/"}},
     // We keep escapes of reserved characters in the query, and sort it.
-    {33, {"http://host.com/path?query%3Awith%3Acolons", "http://host.com/path?query%3Awith%3Acolons"}},
+    {33,
+     {"http://host.com/path?query%3Awith%3Acolons", "http://host.com/path?query%3Awith%3Acolons"}},
     {34,
      {"https://wiki.mozilla.org/index.php?title=MozillaWiki%3AHelp&action=history",
       "https://wiki.mozilla.org/index.php?action=history&title=MozillaWiki%3AHelp"}},
