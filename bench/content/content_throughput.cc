@@ -100,7 +100,8 @@ int main(int argc, char** argv) {
     Measure("all", pages, passes, [&](const std::string& html) {
       const MainContent content = extractor.Extract(DecodeToUtf8(html, "text/html"));
       size_t n = NormalizeForHashing(content.title, normalize).size();
-      for (const TextBlock& block : content.blocks) n += NormalizeForHashing(block.text, normalize).size();
+      for (const TextBlock& block : content.blocks)
+        n += NormalizeForHashing(block.text, normalize).size();
       return n;
     });
   }

@@ -24,11 +24,12 @@ void PrintNode(const Document& doc, const std::vector<NodeStats>& stats, const S
                uint32_t i) {
   const Node& n = doc.nodes[i];
   const NodeStats& st = stats[i];
-  std::printf("  #%-6u %-10s flags=%03x hints=%02x w=%+3d chars=%-6u link=%-6u inline=%-5u "
-              "%s score=%s\n",
-              i, std::string(TagName(n.tag)).c_str(), n.flags, n.class_hints, n.class_weight,
-              st.chars, st.link_chars, st.inline_chars, st.removed ? "REMOVED" : "       ",
-              scores.Has(i) ? std::to_string(scores.value[i]).c_str() : "-");
+  std::printf(
+      "  #%-6u %-10s flags=%03x hints=%02x w=%+3d chars=%-6u link=%-6u inline=%-5u "
+      "%s score=%s\n",
+      i, std::string(TagName(n.tag)).c_str(), n.flags, n.class_hints, n.class_weight, st.chars,
+      st.link_chars, st.inline_chars, st.removed ? "REMOVED" : "       ",
+      scores.Has(i) ? std::to_string(scores.value[i]).c_str() : "-");
 }
 
 }  // namespace
@@ -59,7 +60,9 @@ int ClassifyMisses() {
       const std::string probe = snippet.substr(0, std::min<size_t>(snippet.size(), 16));
       uint32_t hit = 0;
       for (uint32_t i = 0; i < doc.nodes.size() && hit == 0; ++i) {
-        if (doc.nodes[i].tag == Tag::kText && doc.TextOf(doc.nodes[i]).find(probe) != std::string::npos) hit = i;
+        if (doc.nodes[i].tag == Tag::kText &&
+            doc.TextOf(doc.nodes[i]).find(probe) != std::string::npos)
+          hit = i;
       }
       std::string where = "absent";
       if (hit != 0) {

@@ -134,9 +134,9 @@ std::unordered_map<std::string, int> Tokens(std::string_view text) {
 }
 
 std::string LibxmlText(const std::string& html) {
-  htmlDocPtr doc = htmlReadMemory(html.data(), static_cast<int>(html.size()), nullptr, "UTF-8",
-                                  HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
-                                      HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+  htmlDocPtr doc = htmlReadMemory(
+      html.data(), static_cast<int>(html.size()), nullptr, "UTF-8",
+      HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
   std::string text;
   if (doc != nullptr) {
     xmlChar* content = xmlNodeGetContent(xmlDocGetRootElement(doc));
@@ -225,8 +225,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", pages.status().ToString().c_str());
       return 1;
     }
-    if (!args.page.empty()) PrintPage(*pages, args.page);
-    else ScoreTrafilatura(*pages, args);
+    if (!args.page.empty())
+      PrintPage(*pages, args.page);
+    else
+      ScoreTrafilatura(*pages, args);
   }
   if (args.set.empty() || args.set == "readability") {
     auto pages = LoadReadabilityPages(DefaultDataDir() + "/readability-testpages");
@@ -234,8 +236,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", pages.status().ToString().c_str());
       return 1;
     }
-    if (!args.page.empty()) PrintPage(*pages, args.page);
-    else ScoreReadability(*pages, args);
+    if (!args.page.empty())
+      PrintPage(*pages, args.page);
+    else
+      ScoreReadability(*pages, args);
   }
   return 0;
 }

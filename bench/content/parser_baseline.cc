@@ -14,9 +14,9 @@
 #include <libxml/tree.h>
 
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
@@ -93,8 +93,9 @@ void Measure(const char* name, const std::vector<Page>& pages, int passes,
   }
   std::sort(seconds.begin(), seconds.end());
   double s = seconds[seconds.size() / 2];
-  std::printf("%-10s %8.1f MB/s %8.0f pages/s  (%zu pages, %.1f MB, median of %d, CPU time, text %zu)\n",
-              name, total / s / 1e6, pages.size() / s, pages.size(), total / 1e6, passes, sink);
+  std::printf(
+      "%-10s %8.1f MB/s %8.0f pages/s  (%zu pages, %.1f MB, median of %d, CPU time, text %zu)\n",
+      name, total / s / 1e6, pages.size() / s, pages.size(), total / 1e6, passes, sink);
 }
 
 }  // namespace

@@ -15,7 +15,9 @@ constexpr uint16_t kProseBlocksToKeep = 3;
 // A block with this much text of its own is prose.
 constexpr uint32_t kProseChars = 80;
 
-uint16_t Add16(uint16_t a, uint32_t b) { return static_cast<uint16_t>(std::min<uint32_t>(a + b, 0xFFFF)); }
+uint16_t Add16(uint16_t a, uint32_t b) {
+  return static_cast<uint16_t>(std::min<uint32_t>(a + b, 0xFFFF));
+}
 
 bool RemovedByMarkup(const Node& node, const NodeStats& st, const RemovalPolicy& policy) {
   if (node.tag == Tag::kBody || node.tag == Tag::kRoot) return false;
@@ -85,8 +87,7 @@ void AddToParent(const Node& node, const NodeStats& st, NodeStats* parent) {
 
 }  // namespace
 
-void ComputeStats(const Document& doc, const RemovalPolicy& policy,
-                  std::vector<NodeStats>* stats) {
+void ComputeStats(const Document& doc, const RemovalPolicy& policy, std::vector<NodeStats>* stats) {
   const size_t n = doc.nodes.size();
   stats->assign(n, NodeStats{});
   for (size_t i = n; i-- > 1;) {

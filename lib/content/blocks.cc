@@ -37,8 +37,7 @@ bool DropsConditionally(const Document& doc, const std::vector<NodeStats>& stats
   // Readability also drops image-heavy blocks (more than one image, under
   // two paragraphs per image); on the annotated pages that loses text.
   const bool figure = length < 25 && HasFigureAncestor(doc, i, options.max_depth);
-  return (!is_list && li > p) ||
-         (st.inputs > std::floor(p / 3)) ||
+  return (!is_list && li > p) || (st.inputs > std::floor(p / 3)) ||
          (!is_list && heading_density < 0.9 && length < 25 && (img == 0 || img > 2) && !figure) ||
          (!is_list && weight < 25 && link_density > 0.2) || (weight >= 25 && link_density > 0.5) ||
          (st.embeds == 1 && length < 75) || st.embeds > 1;
@@ -128,13 +127,20 @@ class BlockWriter {
 
 int HeadingLevel(Tag tag) {
   switch (tag) {
-    case Tag::kH1: return 1;
-    case Tag::kH2: return 2;
-    case Tag::kH3: return 3;
-    case Tag::kH4: return 4;
-    case Tag::kH5: return 5;
-    case Tag::kH6: return 6;
-    default: return 0;
+    case Tag::kH1:
+      return 1;
+    case Tag::kH2:
+      return 2;
+    case Tag::kH3:
+      return 3;
+    case Tag::kH4:
+      return 4;
+    case Tag::kH5:
+      return 5;
+    case Tag::kH6:
+      return 6;
+    default:
+      return 0;
   }
 }
 
@@ -160,7 +166,8 @@ void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const
       continue;
     }
     if (stats[i].removed ||
-        (i != root && options.clean_conditionally && DropsConditionally(doc, stats, scores, i, options)) ||
+        (i != root && options.clean_conditionally &&
+         DropsConditionally(doc, stats, scores, i, options)) ||
         (HasTrait(node.tag, kHeading) && options.weight_classes && node.class_weight < 0)) {
       i = node.end;
       continue;

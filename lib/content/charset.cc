@@ -11,6 +11,7 @@ namespace {
 
 // The encodings we decode; glibc iconv does the work for all but UTF-8.
 const Encoding kUtf8{"utf-8", nullptr};
+// clang-format off
 const Encoding kEncodings[] = {
     {"ibm866", "IBM866"},           {"iso-8859-2", "ISO-8859-2"},   {"iso-8859-3", "ISO-8859-3"},
     {"iso-8859-4", "ISO-8859-4"},   {"iso-8859-5", "ISO-8859-5"},   {"iso-8859-6", "ISO-8859-6"},
@@ -25,6 +26,7 @@ const Encoding kEncodings[] = {
     {"euc-jp", "EUC-JP"},           {"iso-2022-jp", "ISO-2022-JP"}, {"shift_jis", "CP932"},
     {"euc-kr", "CP949"},            {"utf-16be", "UTF-16BE"},       {"utf-16le", "UTF-16LE"},
 };
+// clang-format on
 
 const Encoding* Named(std::string_view name) {
   if (name == kUtf8.name) return &kUtf8;
@@ -36,6 +38,7 @@ const Encoding* Named(std::string_view name) {
 
 // WHATWG Encoding Standard labels (the common ones) → encoding names.
 const std::unordered_map<std::string_view, std::string_view>& Labels() {
+  // clang-format off
   static const std::unordered_map<std::string_view, std::string_view> labels{
       {"unicode-1-1-utf-8", "utf-8"}, {"unicode11utf8", "utf-8"}, {"unicode20utf8", "utf-8"},
       {"utf-8", "utf-8"}, {"utf8", "utf-8"}, {"x-unicode20utf8", "utf-8"},
@@ -84,6 +87,7 @@ const std::unordered_map<std::string_view, std::string_view>& Labels() {
       {"utf-16be", "utf-16be"}, {"unicodefffe", "utf-16be"}, {"utf-16", "utf-16le"},
       {"utf-16le", "utf-16le"}, {"unicode", "utf-16le"}, {"ucs-2", "utf-16le"},
   };
+  // clang-format on
   return labels;
 }
 

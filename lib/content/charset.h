@@ -9,7 +9,7 @@
 namespace pagesieve::content {
 
 struct Encoding {
-  std::string_view name;  // the WHATWG name, e.g. "windows-1252"
+  std::string_view name;   // the WHATWG name, e.g. "windows-1252"
   const char* iconv_name;  // glibc iconv's name; nullptr for UTF-8
 };
 

@@ -24,6 +24,7 @@ struct Word {
 
 // Boilerplate words follow the extraction spec; positive, negative and
 // protecting words follow Mozilla Readability's class heuristics.
+// clang-format off
 constexpr Word kWords[] = {
     {"nav", kBC}, {"navbar", kB}, {"navigation", kBC}, {"navi", kB}, {"menu", kBC},
     {"menubar", kB}, {"submenu", kB}, {"megamenu", kB}, {"sidebar", kBC}, {"sidenav", kB},
@@ -47,6 +48,7 @@ constexpr Word kWords[] = {
     {"scroll", kNeg}, {"shopping", kNeg}, {"tags", kNeg}, {"tool", kNeg}, {"tools", kNeg},
     {"widget", kNeg | kCompound}, {"byline", kNeg}, {"author", kNeg}, {"date", kNeg},
 };
+// clang-format on
 
 constexpr size_t kSlots = 512;
 constexpr size_t kMaxWord = 24;

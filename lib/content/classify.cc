@@ -14,13 +14,38 @@ constexpr size_t kSniffBytes = 1024;
 
 // The HTML start patterns of the WHATWG sniffing algorithm; each must be
 // followed by a space or '>' (checked by the caller).
-constexpr std::array<std::string_view, 17> kHtmlStarts = {
-    "<!doctype html", "<html", "<head", "<script", "<iframe", "<h1",    "<div",  "<font", "<table",
-    "<a",             "<style", "<title", "<b",    "<body",   "<br",    "<p",    "<!--"};
+constexpr std::array<std::string_view, 17> kHtmlStarts = {"<!doctype html",
+                                                          "<html",
+                                                          "<head",
+                                                          "<script",
+                                                          "<iframe",
+                                                          "<h1",
+                                                          "<div",
+                                                          "<font",
+                                                          "<table",
+                                                          "<a",
+                                                          "<style",
+                                                          "<title",
+                                                          "<b",
+                                                          "<body",
+                                                          "<br",
+                                                          "<p",
+                                                          "<!--"};
 
-constexpr std::array<std::string_view, 14> kBinarySignatures = {
-    "%PDF-", "\x89PNG\r\n\x1A\n", "GIF87a", "GIF89a", "\xFF\xD8\xFF", "PK\x03\x04",
-    "\x1F\x8B\x08", "OggS", "ID3", "wOFF", "wOF2", "%!PS-Adobe-", "7z\xBC\xAF\x27\x1C", "Rar!\x1A\x07"};
+constexpr std::array<std::string_view, 14> kBinarySignatures = {"%PDF-",
+                                                                "\x89PNG\r\n\x1A\n",
+                                                                "GIF87a",
+                                                                "GIF89a",
+                                                                "\xFF\xD8\xFF",
+                                                                "PK\x03\x04",
+                                                                "\x1F\x8B\x08",
+                                                                "OggS",
+                                                                "ID3",
+                                                                "wOFF",
+                                                                "wOF2",
+                                                                "%!PS-Adobe-",
+                                                                "7z\xBC\xAF\x27\x1C",
+                                                                "Rar!\x1A\x07"};
 
 bool LooksLikeHtml(std::string_view head) {
   while (!head.empty() && IsAsciiSpace(head.front())) head.remove_prefix(1);

@@ -26,14 +26,15 @@ constexpr std::string_view kMonths[] = {
     // Spanish, Italian, Dutch
     "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
     "octubre", "noviembre", "diciembre", "gennaio", "febbraio", "aprile", "maggio", "giugno",
-    "luglio", "settembre", "ottobre", "dicembre", "januari", "februari", "maart", "mei", "augustus"};
+    "luglio", "settembre", "ottobre", "dicembre", "januari", "februari", "maart", "mei",
+    "augustus"};
 
 constexpr std::string_view kUnits[] = {
-    "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr",
-    "hrs", "day", "days", "week", "weeks", "month", "months", "year", "years"};
+    "second", "seconds", "sec", "secs", "minute", "minutes", "min",   "mins",   "hour", "hours",
+    "hr",     "hrs",     "day", "days", "week",   "weeks",   "month", "months", "year", "years"};
 constexpr std::string_view kGermanUnits[] = {"sekunde", "sekunden", "minute", "minuten", "stunde",
-                                             "stunden", "tag", "tagen", "woche", "wochen",
-                                             "monat", "monaten", "jahr", "jahren"};
+                                             "stunden", "tag",      "tagen",  "woche",   "wochen",
+                                             "monat",   "monaten",  "jahr",   "jahren"};
 
 bool InList(std::string_view word, const std::string_view* list, size_t n) {
   for (size_t i = 0; i < n; ++i) {
@@ -143,8 +144,8 @@ bool ClockTime(Cursor* c) {
   suffix.Space();
   const std::string_view word = suffix.Word();
   const bool meridiem = word == "am" || word == "pm" || word == "uhr";
-  const bool dotted = (word == "a" || word == "p") && suffix.Char('.') && suffix.Char('m') &&
-                      suffix.Char('.');
+  const bool dotted =
+      (word == "a" || word == "p") && suffix.Char('.') && suffix.Char('m') && suffix.Char('.');
   if (meridiem || dotted) {
     if (sep == '.' && minutes && word != "uhr") return false;  // 14.30 alone is a number
     t = suffix;
@@ -189,8 +190,7 @@ bool RelativeTime(Cursor* c, std::string_view before) {
 
 // Number with inner separators: 1,234.56
 void SkipNumber(Cursor* c) {
-  while (IsDigit(c->Peek()) ||
-         ((c->Peek() == ',' || c->Peek() == '.') && IsDigit(c->Peek(1)))) {
+  while (IsDigit(c->Peek()) || ((c->Peek() == ',' || c->Peek() == '.') && IsDigit(c->Peek(1)))) {
     ++c->pos;
   }
 }

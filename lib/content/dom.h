@@ -34,9 +34,9 @@ struct Node {
   uint32_t end = 0;         // one past the last descendant
   uint32_t text_begin = 0;  // text nodes: the text is Document::text[begin, begin + size)
   uint32_t text_size = 0;
-  uint32_t chars = 0;       // text nodes: code points of the text
-  uint16_t commas = 0;      // text nodes: commas in the text
-  uint16_t flags = 0;       // NodeFlag bits
+  uint32_t chars = 0;   // text nodes: code points of the text
+  uint16_t commas = 0;  // text nodes: commas in the text
+  uint16_t flags = 0;   // NodeFlag bits
   Tag tag = Tag::kUnknown;
   uint8_t class_hints = 0;  // ClassHint bits of the class and id attributes
   int8_t class_weight = 0;  // readability-style weight of class and id: -50..50

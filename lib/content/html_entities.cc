@@ -53,7 +53,8 @@ const NamedReference* FindNamed(std::string_view name) {
   const NamedReference* begin = kNamedReferences;
   const NamedReference* end = kNamedReferences + kNamedReferenceCount;
   const NamedReference* it = std::lower_bound(
-      begin, end, name, [](const NamedReference& r, std::string_view n) { return n.compare(r.name) > 0; });
+      begin, end, name,
+      [](const NamedReference& r, std::string_view n) { return n.compare(r.name) > 0; });
   return (it != end && name == it->name) ? it : nullptr;
 }
 

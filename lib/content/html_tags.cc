@@ -10,10 +10,9 @@ namespace {
 
 constexpr size_t kTagCount = static_cast<size_t>(Tag::kCount);
 
-constexpr std::array<std::string_view, kTagCount> kNames = {
-    "", "#text", "#root",
+constexpr std::array<std::string_view, kTagCount> kNames = {"", "#text", "#root",
 #define PAGESIEVE_TAG_NAME(id, name) name,
-    PAGESIEVE_HTML_TAGS(PAGESIEVE_TAG_NAME)
+                                                            PAGESIEVE_HTML_TAGS(PAGESIEVE_TAG_NAME)
 #undef PAGESIEVE_TAG_NAME
 };
 
@@ -24,6 +23,7 @@ struct TraitEntry {
 
 constexpr uint16_t kBlockP = kBlock | kClosesP;
 
+// clang-format off
 constexpr TraitEntry kTraitTable[] = {
     {Tag::kArea, kVoid}, {Tag::kBase, kVoid}, {Tag::kBr, kVoid}, {Tag::kCol, kVoid},
     {Tag::kEmbed, kVoid | kBoilerplate | kEmbedded}, {Tag::kHr, kVoid | kBlockP},
@@ -59,6 +59,7 @@ constexpr TraitEntry kTraitTable[] = {
     {Tag::kHtml, kBlock | kScope}, {Tag::kBody, kBlock}, {Tag::kFrameset, kBlock},
     {Tag::kLegend, kBlock}, {Tag::kMarquee, kScope}, {Tag::kRoot, kBlock | kScope},
 };
+// clang-format on
 
 constexpr std::array<uint16_t, kTagCount> MakeTraits() {
   std::array<uint16_t, kTagCount> traits{};

@@ -8,6 +8,7 @@
 
 namespace pagesieve::content {
 
+// clang-format off
 #define PAGESIEVE_HTML_TAGS(X)                                                                   \
   X(kA, "a") X(kAbbr, "abbr") X(kAddress, "address") X(kApplet, "applet") X(kArea, "area")       \
   X(kArticle, "article") X(kAside, "aside") X(kAudio, "audio") X(kB, "b") X(kBase, "base")       \
@@ -34,6 +35,7 @@ namespace pagesieve::content {
   X(kTemplate, "template") X(kTextarea, "textarea") X(kTfoot, "tfoot") X(kTh, "th")              \
   X(kThead, "thead") X(kTime, "time") X(kTitle, "title") X(kTr, "tr") X(kTrack, "track")         \
   X(kU, "u") X(kUl, "ul") X(kVar, "var") X(kVideo, "video") X(kWbr, "wbr") X(kXmp, "xmp")
+// clang-format on
 
 enum class Tag : uint8_t {
   kUnknown = 0,  // an element we have no rules for (custom elements too)

@@ -116,8 +116,8 @@ bool HtmlTokenizer::ReadAttributes(HtmlToken* token) {
     }
     // A name runs to space, '/', '>' or '='; a leading '=' belongs to it.
     const size_t start = pos_++;
-    while (pos_ < n && !IsAsciiSpace(input_[pos_]) && input_[pos_] != '/' &&
-           input_[pos_] != '>' && input_[pos_] != '=') {
+    while (pos_ < n && !IsAsciiSpace(input_[pos_]) && input_[pos_] != '/' && input_[pos_] != '>' &&
+           input_[pos_] != '=') {
       ++pos_;
     }
     HtmlAttribute attribute{input_.substr(start, pos_ - start), {}};

@@ -42,7 +42,8 @@ inline void PutCollapsed(char c, bool* space, std::string* out) {
 }
 
 void FoldAscii(std::string_view text, bool* space, std::string* out) {
-  for (char c : text) PutCollapsed(static_cast<char>(kAsciiFold[static_cast<uint8_t>(c)]), space, out);
+  for (char c : text)
+    PutCollapsed(static_cast<char>(kAsciiFold[static_cast<uint8_t>(c)]), space, out);
 }
 
 bool IsUnicodeSpace(utf8proc_int32_t cp) {
@@ -59,8 +60,8 @@ void FoldUnicode(std::string_view text, bool* space, std::string* out) {
   const auto* src = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
   const auto len = static_cast<utf8proc_ssize_t>(text.size());
   if (buffer.size() < text.size() + 16) buffer.resize(text.size() + 16);
-  utf8proc_ssize_t n = utf8proc_decompose(src, len, buffer.data(),
-                                          static_cast<utf8proc_ssize_t>(buffer.size()), kFoldOptions);
+  utf8proc_ssize_t n = utf8proc_decompose(
+      src, len, buffer.data(), static_cast<utf8proc_ssize_t>(buffer.size()), kFoldOptions);
   if (n > static_cast<utf8proc_ssize_t>(buffer.size())) {
     buffer.resize(static_cast<size_t>(n));
     n = utf8proc_decompose(src, len, buffer.data(), n, kFoldOptions);

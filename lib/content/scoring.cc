@@ -75,7 +75,8 @@ class Scorer {
   // Pages that mark their content with <main> or <article> mostly mean it.
   float SemanticBoost(uint32_t i) const {
     const Node& node = doc_.nodes[i];
-    const bool semantic = (node.flags & kInArticle) || node.tag == Tag::kMain || node.tag == Tag::kArticle;
+    const bool semantic =
+        (node.flags & kInArticle) || node.tag == Tag::kMain || node.tag == Tag::kArticle;
     return semantic ? kSemanticBoost : 1.0f;
   }
 

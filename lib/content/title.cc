@@ -6,8 +6,8 @@ namespace pagesieve::content {
 namespace {
 
 constexpr std::array<std::string_view, 9> kSeparators = {
-    " | ", " - ", " \xE2\x80\x93 ", " \xE2\x80\x94 ", " :: ", " \xC2\xBB ", " / ", " \xC2\xB7 ",
-    " : "};
+    " | ",        " - ", " \xE2\x80\x93 ", " \xE2\x80\x94 ", " :: ", " \xC2\xBB ", " / ",
+    " \xC2\xB7 ", " : "};
 
 size_t WordCount(std::string_view s) {
   size_t words = 0;

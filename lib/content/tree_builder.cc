@@ -129,7 +129,6 @@ void TreeBuilder::StartTag(const HtmlToken& token) {
 // html, head, body, title and meta: document-level tags that make no
 // ordinary node. True when `token` was one of them.
 bool TreeBuilder::HandleHeadOnlyTag(const HtmlToken& token) {
-  std::string_view value;
   switch (token.tag) {
     case Tag::kHtml:
     case Tag::kLink:
@@ -157,21 +156,24 @@ bool TreeBuilder::HandleHeadOnlyTag(const HtmlToken& token) {
       }
       return true;
     }
-    case Tag::kMeta: {
-      std::string_view key;
-      if (!token.FindAttribute("property", &key) && !token.FindAttribute("name", &key)) return true;
-      const bool og = EqualsIgnoreCase(key, "og:title");
-      if ((og || (EqualsIgnoreCase(key, "twitter:title") && doc_->og_title.empty())) &&
-          token.FindAttribute("content", &value)) {
-        std::string decoded;
-        AppendDecoded(value, /*in_attribute=*/true, &decoded);
-        if (og || doc_->og_title.empty()) doc_->og_title = CollapseWhitespace(decoded);
-      }
+    case Tag::kMeta:
+      ReadMetaTitle(token);
       return true;
-    }
     default:
       return false;
   }
+}
+
+// <meta property="og:title"> (or twitter:title, which og:title overrides).
+void TreeBuilder::ReadMetaTitle(const HtmlToken& token) {
+  std::string_view key, value;
+  if (!token.FindAttribute("property", &key) && !token.FindAttribute("name", &key)) return;
+  const bool og = EqualsIgnoreCase(key, "og:title");
+  if (!og && !(EqualsIgnoreCase(key, "twitter:title") && doc_->og_title.empty())) return;
+  if (!token.FindAttribute("content", &value)) return;
+  std::string decoded;
+  AppendDecoded(value, /*in_attribute=*/true, &decoded);
+  doc_->og_title = CollapseWhitespace(decoded);
 }
 
 void TreeBuilder::CloseImplied(Tag tag) {

@@ -40,6 +40,7 @@ class TreeBuilder {
   void EndTag(const HtmlToken& token);
   void Text(std::string_view raw);
   bool HandleHeadOnlyTag(const HtmlToken& token);
+  void ReadMetaTitle(const HtmlToken& token);
   void CloseImplied(Tag tag);
   void ApplyAttributes(const HtmlToken& token, Node* node);
   uint32_t AddNode(Tag tag);
@@ -61,8 +62,8 @@ class TreeBuilder {
   ClassVerdictCache class_verdicts_;
   int open_links_ = 0;
   int open_paragraphs_ = 0;
-  int open_foreign_ = 0;  // <svg> or <math>: foreign content parsing rules
-  int open_svg_ = 0;      // <svg>: graphics, never text
+  int open_foreign_ = 0;   // <svg> or <math>: foreign content parsing rules
+  int open_svg_ = 0;       // <svg>: graphics, never text
   int open_articles_ = 0;  // <article> or <main>
   bool in_head_ = false;
 };

@@ -44,7 +44,12 @@ TEST(ClassHintsTest, CommentSectionsAreMarked) {
 
 TEST(ClassHintsTest, CacheAnswersLikeTheFunction) {
   ClassVerdictCache cache;
-  const char* values[] = {"site-footer", "article-body", "x", "", "mainNav", "site-footer",
+  const char* values[] = {"site-footer",
+                          "article-body",
+                          "x",
+                          "",
+                          "mainNav",
+                          "site-footer",
                           "a very long class value that is not cached because it is long "
                           "enough to pass the limit of the cache for sure, sidebar included "
                           "somewhere in the middle of it all"};

@@ -29,8 +29,7 @@ TEST(ClassifyContentTest, MissingTypeIsSniffedAsHtml) {
   EXPECT_EQ(ClassifyContent("", "<!DOCTYPE html><html>"), ContentKind::kHtml);
   EXPECT_EQ(ClassifyContent("", "\xEF\xBB\xBF  \n<html lang=en>"), ContentKind::kHtml);
   EXPECT_EQ(ClassifyContent("application/octet-stream", "<!-- x --><p>hi"), ContentKind::kHtml);
-  EXPECT_EQ(ClassifyContent("", "<?xml version=\"1.0\"?>\n<html xmlns=\"x\">"),
-            ContentKind::kHtml);
+  EXPECT_EQ(ClassifyContent("", "<?xml version=\"1.0\"?>\n<html xmlns=\"x\">"), ContentKind::kHtml);
 }
 
 TEST(ClassifyContentTest, MissingTypeWithBinarySignatureIsOther) {

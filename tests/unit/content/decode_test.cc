@@ -15,7 +15,11 @@ TEST(DecodeToUtf8Test, Utf8BodyIsReturnedUnchanged) {
 }
 
 TEST(DecodeToUtf8Test, InvalidUtf8IsReplacedNotRejected) {
-  EXPECT_EQ(DecodeToUtf8("a\xFF" "b", "text/html"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(DecodeToUtf8("a\xFF"
+                         "b",
+                         "text/html"),
+            "a\xEF\xBF\xBD"
+            "b");
 }
 
 TEST(DecodeToUtf8Test, CharsetFromContentTypeIsUsed) {
@@ -78,7 +82,11 @@ TEST(DecodeToUtf8Test, UnknownCharsetFallsBackToUtf8) {
 
 TEST(DecodeToUtf8Test, BytesTheCharsetCannotMapBecomeReplacements) {
   // Shift_JIS lead byte followed by an invalid trail byte, then text.
-  const std::string decoded = DecodeToUtf8("a\x81\x20" "b\xFF" "c", "text/plain; charset=shift_jis");
+  const std::string decoded = DecodeToUtf8(
+      "a\x81\x20"
+      "b\xFF"
+      "c",
+      "text/plain; charset=shift_jis");
   EXPECT_EQ(ValidUtf8PrefixLength(decoded), decoded.size());
   EXPECT_EQ(decoded.front(), 'a');
   EXPECT_EQ(decoded.back(), 'c');

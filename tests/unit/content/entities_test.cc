@@ -1,8 +1,8 @@
-#include "content/html_entities.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
+
+#include "content/html_entities.h"
 
 namespace pagesieve::content {
 namespace {

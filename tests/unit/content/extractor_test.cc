@@ -41,8 +41,8 @@ TEST(ExtractorTest, KeepsTheArticleParagraphs) {
 }
 
 TEST(ExtractorTest, BoilerplateElementsAreRemoved) {
-  const char* tags[] = {"nav", "header", "footer", "aside", "form", "noscript", "template",
-                        "button", "select", "iframe"};
+  const char* tags[] = {"nav",      "header",   "footer", "aside",  "form",
+                        "noscript", "template", "button", "select", "iframe"};
   for (const char* tag : tags) {
     const std::string html = Page("<" + std::string(tag) + ">Boilerplate words here</" + tag +
                                   "><div>" + Article(3) + "</div>");
@@ -62,8 +62,8 @@ TEST(ExtractorTest, BoilerplateInsideTheArticleIsRemovedToo) {
 
 TEST(ExtractorTest, BoilerplateRolesAreRemoved) {
   for (const char* role : {"navigation", "banner", "complementary", "contentinfo"}) {
-    const std::string html = Page("<div>" + Article(2) + "<div role=\"" + role +
-                                  "\">" + Para("Roled") + "</div>" + Article(2) + "</div>");
+    const std::string html = Page("<div>" + Article(2) + "<div role=\"" + role + "\">" +
+                                  Para("Roled") + "</div>" + Article(2) + "</div>");
     EXPECT_FALSE(Contains(TextOf(html), "Roled")) << role;
   }
 }
@@ -79,10 +79,10 @@ TEST(ExtractorTest, HiddenElementsAreRemoved) {
 
 TEST(ExtractorTest, BoilerplateClassAndIdWordsAreRemoved) {
   for (const char* attrs :
-       {"class=\"site-sidebar\"", "id=\"siteNav\"", "class=\"cookie-banner\"",
-        "class=\"ad-slot\"", "class=\"share-buttons\"", "id=\"newsletter\"",
-        "class=\"related-posts\"", "class=\"breadcrumb\"", "class=\"modal popup\"",
-        "class=\"promo\"", "class=\"social\"", "id=\"comment-form\"", "class=\"topnav\""}) {
+       {"class=\"site-sidebar\"", "id=\"siteNav\"", "class=\"cookie-banner\"", "class=\"ad-slot\"",
+        "class=\"share-buttons\"", "id=\"newsletter\"", "class=\"related-posts\"",
+        "class=\"breadcrumb\"", "class=\"modal popup\"", "class=\"promo\"", "class=\"social\"",
+        "id=\"comment-form\"", "class=\"topnav\""}) {
     const std::string html = Page("<div>" + Article(3) + "<div " + attrs + ">" + Para("Junk") +
                                   "</div>" + Article(2) + "</div>");
     EXPECT_FALSE(Contains(TextOf(html), "Junk")) << attrs;
@@ -109,10 +109,10 @@ TEST(ExtractorTest, LinkDenseBlocksAreRemoved) {
 }
 
 TEST(ExtractorTest, ProseWithSomeLinksIsKept) {
-  const std::string html = Page(
-      "<div>" + Article(3) +
-      "<p>Linked prose with <a href=\"/a\">one link</a> inside a paragraph that is otherwise "
-      "plain text, long enough to matter, with commas, and more words.</p></div>");
+  const std::string html =
+      Page("<div>" + Article(3) +
+           "<p>Linked prose with <a href=\"/a\">one link</a> inside a paragraph that is otherwise "
+           "plain text, long enough to matter, with commas, and more words.</p></div>");
   EXPECT_TRUE(Contains(TextOf(html), "Linked prose with one link inside")) << TextOf(html);
 }
 
@@ -140,9 +140,9 @@ TEST(ExtractorTest, PicksTheBlockWithTheProseOverShortTeasers) {
 
 TEST(ExtractorTest, HeadingsAndParagraphsKeepTheirKindAndOrder) {
   Extractor extractor;
-  const MainContent content = extractor.Extract(
-      Page("<article><h1>Main  title</h1>" + Para("First") + "<h2>Section</h2>" + Para("Second") +
-           "</article>"));
+  const MainContent content =
+      extractor.Extract(Page("<article><h1>Main  title</h1>" + Para("First") + "<h2>Section</h2>" +
+                             Para("Second") + "</article>"));
   ASSERT_EQ(content.blocks.size(), 4u) << content.Text();
   EXPECT_EQ(content.blocks[0].kind, TextBlock::Kind::kHeading);
   EXPECT_EQ(content.blocks[0].text, "Main title");
@@ -155,9 +155,8 @@ TEST(ExtractorTest, HeadingsAndParagraphsKeepTheirKindAndOrder) {
 
 TEST(ExtractorTest, LineBreaksSeparateBlocksAndInlineTagsDoNot) {
   Extractor extractor;
-  const MainContent content = extractor.Extract(
-      Page("<div>" + Article(3) + "<p>One <b>bold</b>word<br>next line</p>" + Article(1) +
-           "</div>"));
+  const MainContent content = extractor.Extract(Page(
+      "<div>" + Article(3) + "<p>One <b>bold</b>word<br>next line</p>" + Article(1) + "</div>"));
   ASSERT_EQ(content.blocks.size(), 6u);
   EXPECT_EQ(content.blocks[3].text, "One boldword");
   EXPECT_EQ(content.blocks[4].text, "next line");
@@ -165,9 +164,9 @@ TEST(ExtractorTest, LineBreaksSeparateBlocksAndInlineTagsDoNot) {
 
 TEST(ExtractorTest, ShortLinesAtTheEdgesAreTrimmed) {
   Extractor extractor;
-  const MainContent content = extractor.Extract(
-      Page("<article><h1>Title</h1><p>By A. Writer</p><p>12 May</p>" + Article(3) +
-           "<p>Share this</p><p>Tags</p></article>"));
+  const MainContent content =
+      extractor.Extract(Page("<article><h1>Title</h1><p>By A. Writer</p><p>12 May</p>" +
+                             Article(3) + "<p>Share this</p><p>Tags</p></article>"));
   ASSERT_EQ(content.blocks.size(), 4u) << content.Text();
   EXPECT_EQ(content.blocks[0].text, "Title");
   EXPECT_TRUE(content.blocks[1].text.starts_with("Body0"));
@@ -223,9 +222,7 @@ TEST(ExtractorTest, ProseSpreadOverThePageKeepsTheBody) {
   for (int i = 0; i < 4; ++i) EXPECT_TRUE(Contains(text, "Post" + std::to_string(i))) << text;
 }
 
-TEST(ExtractorTest, BareTextFallsBackToTheBody) {
-  EXPECT_EQ(TextOf("just words"), "just words");
-}
+TEST(ExtractorTest, BareTextFallsBackToTheBody) { EXPECT_EQ(TextOf("just words"), "just words"); }
 
 TEST(ExtractorTest, ContentInsideABoilerplateClassIsFoundByTheRelaxedPass) {
   // The only prose sits in a "sidebar": the strict pass finds nothing.
@@ -249,7 +246,8 @@ TEST(ExtractorTest, CommentSectionsAreRemoved) {
 TEST(ExtractorTest, FigureCaptionsAreRemoved) {
   const std::string html = Page("<div>" + Article(2) +
                                 "<figure><img src=x><figcaption>Photo: Credit Agency</figcaption>"
-                                "</figure>" + Article(2) + "</div>");
+                                "</figure>" +
+                                Article(2) + "</div>");
   const std::string text = TextOf(html);
   EXPECT_FALSE(Contains(text, "Credit Agency")) << text;
   EXPECT_TRUE(Contains(text, "Body1"));
@@ -257,7 +255,8 @@ TEST(ExtractorTest, FigureCaptionsAreRemoved) {
 
 TEST(ExtractorTest, HeadingWhoseSectionWasRemovedIsDropped) {
   std::string related = "<h3>Related articles</h3><ul>";
-  for (int i = 0; i < 5; ++i) related += "<li><a href=\"/r\">Teaser link " + std::to_string(i) + "</a></li>";
+  for (int i = 0; i < 5; ++i)
+    related += "<li><a href=\"/r\">Teaser link " + std::to_string(i) + "</a></li>";
   related += "</ul>";
   const std::string html =
       Page("<div><h2>Intro</h2>" + Article(3) + related + "<h2>More</h2>" + Article(1) + "</div>");
@@ -315,7 +314,8 @@ TEST(ExtractorTest, TitlePrefersOgTitle) {
   Extractor extractor;
   const MainContent content = extractor.Extract(
       "<head><title>Site | Other</title><meta property=\"og:title\" content=\"The &amp; Title\">"
-      "</head><body>" + Article(2));
+      "</head><body>" +
+      Article(2));
   EXPECT_EQ(content.title, "The & Title");
 }
 
@@ -330,8 +330,9 @@ TEST(ExtractorTest, TitleDropsTheSiteNameSuffix) {
 
 TEST(ExtractorTest, TitleFallsBackToTheFirstH1) {
   Extractor extractor;
-  EXPECT_EQ(extractor.Extract("<body><nav><h1>Menu</h1></nav><h1> The  h1 </h1>" + Article(2)).title,
-            "The h1");
+  EXPECT_EQ(
+      extractor.Extract("<body><nav><h1>Menu</h1></nav><h1> The  h1 </h1>" + Article(2)).title,
+      "The h1");
 }
 
 TEST(ExtractorTest, EmptyAndGarbageInputGiveEmptyContent) {

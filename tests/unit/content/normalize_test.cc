@@ -23,15 +23,20 @@ TEST(NormalizeTest, AsciiIsLowercasedAndWhitespaceCollapsed) {
 }
 
 TEST(NormalizeTest, CompatibilityFormsAreFolded) {
-  EXPECT_EQ(N("\xEF\xAC\x81nd"), "find");                      // U+FB01 ligature fi
+  EXPECT_EQ(N("\xEF\xAC\x81nd"), "find");                       // U+FB01 ligature fi
   EXPECT_EQ(N("\xEF\xBC\xA1\xEF\xBC\xA2\xEF\xBC\xA3"), "abc");  // fullwidth ABC
-  EXPECT_EQ(N("x\xE2\x91\xA0"), "x1");                         // circled digit one
+  EXPECT_EQ(N("x\xE2\x91\xA0"), "x1");                          // circled digit one
   EXPECT_EQ(N("\xE2\x80\xA6"), "...");                          // horizontal ellipsis
 }
 
 TEST(NormalizeTest, CaseIsFoldedBeyondAscii) {
-  EXPECT_EQ(N("Stra\xC3\x9F" "e"), "strasse");
-  EXPECT_EQ(N("\xC3\x89" "COLE"), "\xC3\xA9" "cole");
+  EXPECT_EQ(N("Stra\xC3\x9F"
+              "e"),
+            "strasse");
+  EXPECT_EQ(N("\xC3\x89"
+              "COLE"),
+            "\xC3\xA9"
+            "cole");
   EXPECT_EQ(N("\xCE\xA3\xCE\x9F\xCE\xA6"), "\xCF\x83\xCE\xBF\xCF\x86");  // ΣΟΦ → σοφ
 }
 
@@ -41,16 +46,26 @@ TEST(NormalizeTest, DecomposedAndComposedFormsNormalizeAlike) {
 
 TEST(NormalizeTest, UnicodeSpacesCollapseWithAscii) {
   // NBSP, em space, ideographic space, line separator.
-  EXPECT_EQ(N("a\xC2\xA0\xC2\xA0" "b\xE2\x80\x83" "c\xE3\x80\x80" "d\xE2\x80\xA8" "e"),
+  EXPECT_EQ(N("a\xC2\xA0\xC2\xA0"
+              "b\xE2\x80\x83"
+              "c\xE3\x80\x80"
+              "d\xE2\x80\xA8"
+              "e"),
             "a b c d e");
 }
 
 TEST(NormalizeTest, InvisibleCharactersAreDropped) {
-  EXPECT_EQ(N("co\xC2\xAD" "op\xE2\x80\x8B" "eration"), "cooperation");  // soft hyphen, ZWSP
+  EXPECT_EQ(N("co\xC2\xAD"
+              "op\xE2\x80\x8B"
+              "eration"),
+            "cooperation");  // soft hyphen, ZWSP
 }
 
 TEST(NormalizeTest, InvalidUtf8IsReplaced) {
-  EXPECT_EQ(N("A\xFF" "B"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(N("A\xFF"
+              "B"),
+            "a\xEF\xBF\xBD"
+            "b");
 }
 
 TEST(NormalizeTest, AsciiFastPathAgreesWithUtf8proc) {
@@ -62,7 +77,8 @@ TEST(NormalizeTest, AsciiFastPathAgreesWithUtf8proc) {
     for (char& c : s) {
       if (c >= '0' && c <= '9') c = 'x';
     }
-    utf8proc_uint8_t* folded = utf8proc_NFKC_Casefold(reinterpret_cast<const utf8proc_uint8_t*>(s.c_str()));
+    utf8proc_uint8_t* folded =
+        utf8proc_NFKC_Casefold(reinterpret_cast<const utf8proc_uint8_t*>(s.c_str()));
     std::string expected;
     bool space = true;
     for (const char* p = reinterpret_cast<const char*>(folded); *p; ++p) {
@@ -92,8 +108,8 @@ std::string Reference(const std::string& s) {
     utf8proc_int32_t cp;
     p += utf8proc_iterate(p, -1, &cp);
     const auto cat = utf8proc_category(cp);
-    if (cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL ||
-        cat == UTF8PROC_CATEGORY_ZP || cat == UTF8PROC_CATEGORY_CC) {
+    if (cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL || cat == UTF8PROC_CATEGORY_ZP ||
+        cat == UTF8PROC_CATEGORY_CC) {
       if (!space) out.push_back(' ');
       space = true;
     } else {
@@ -110,9 +126,9 @@ TEST(NormalizeTest, MixedScriptTextMatchesWholeTextNfkcCasefold) {
   // Code points where splitting the text could go wrong: combining marks
   // after ASCII letters, Latin-1, ligatures, fullwidth forms, Hangul jamo
   // (which compose), Greek final sigma, spaces and ignorables.
-  const uint32_t points[] = {'a', 'E', 'z', ' ', '\t', 0x301, 0x308, 0x327, 0xC9, 0xDF, 0xA0,
-                             0xAD,  0xFB01, 0xFF21, 0x1100, 0x1161, 0x11A8, 0x3A3, 0x3C2,
-                             0x200B, 0x2000, 0x4E2D, 0x130, 0x1E9E, 0x2126, 0x212B, '.'};
+  const uint32_t points[] = {'a',   'E',    'z',    ' ',    '\t',   0x301,  0x308,  0x327,  0xC9,
+                             0xDF,  0xA0,   0xAD,   0xFB01, 0xFF21, 0x1100, 0x1161, 0x11A8, 0x3A3,
+                             0x3C2, 0x200B, 0x2000, 0x4E2D, 0x130,  0x1E9E, 0x2126, 0x212B, '.'};
   std::mt19937 rng(9);
   for (int round = 0; round < 500; ++round) {
     std::string s;
@@ -123,8 +139,9 @@ TEST(NormalizeTest, MixedScriptTextMatchesWholeTextNfkcCasefold) {
 
 TEST(NormalizeTest, NormalizingTwiceChangesNothing) {
   std::mt19937 rng(5);
-  const char* pieces[] = {"A", "b", " ", "\t", "\xC3\x89", "\xEF\xAC\x81", "\xC2\xA0", "7",
-                          ":", "-", ".", "2012-05-31", "10:30", "\xE2\x80\x8B", "Mai", "31. "};
+  const char* pieces[] = {"A",   "b",   " ", "\t", "\xC3\x89",   "\xEF\xAC\x81", "\xC2\xA0",
+                          "7",   ":",   "-", ".",  "2012-05-31", "10:30",        "\xE2\x80\x8B",
+                          "Mai", "31. "};
   for (int round = 0; round < 300; ++round) {
     std::string s;
     for (int i = rng() % 30; i > 0; --i) s += pieces[rng() % std::size(pieces)];

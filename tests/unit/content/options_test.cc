@@ -22,8 +22,8 @@ TEST(ContentOptionsTest, DocumentedDefaultsMatchTheStructDefaults) {
 }
 
 TEST(ContentOptionsTest, OverridesAreRead) {
-  auto config = Config::FromToml("[content]\nlink_density_max = 0.5\nmask_numbers = true\n",
-                                 "test", {"content.max_depth=64"});
+  auto config = Config::FromToml("[content]\nlink_density_max = 0.5\nmask_numbers = true\n", "test",
+                                 {"content.max_depth=64"});
   ASSERT_TRUE(config.ok()) << config.status().ToString();
   auto options = ExtractionOptionsFromConfig(*config);
   ASSERT_TRUE(options.ok());

@@ -89,8 +89,8 @@ TEST(RealPagesTest, SnippetPrecisionAndRecallOnASampleOfTrafilaturaEval) {
 }
 
 TEST(RealPagesTest, EveryReadabilityPageGivesValidTextAndATitle) {
-  const char* names[] = {"001", "aclu", "ars-1", "bbc-1", "cnet", "guardian-1", "medium-1",
-                         "nytimes-1", "wikipedia", "wordpress"};
+  const char* names[] = {"001",        "aclu",     "ars-1",     "bbc-1",     "cnet",
+                         "guardian-1", "medium-1", "nytimes-1", "wikipedia", "wordpress"};
   Extractor extractor;
   for (const char* name : names) {
     const std::string html =

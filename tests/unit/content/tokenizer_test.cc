@@ -1,9 +1,9 @@
-#include "content/html_tokenizer.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "content/html_tokenizer.h"
 
 namespace pagesieve::content {
 namespace {
@@ -123,8 +123,8 @@ TEST(HtmlTokenizerTest, FindAttributeIgnoresCase) {
 
 TEST(HtmlTokenizerTest, EveryByteIsConsumedOnceOnPathologicalInput) {
   // Many unclosed constructs: each must be consumed in one forward pass.
-  const std::string html = std::string(50000, '<') + std::string(50000, '"') + "<a b='" +
-                           std::string(50000, 'x');
+  const std::string html =
+      std::string(50000, '<') + std::string(50000, '"') + "<a b='" + std::string(50000, 'x');
   HtmlTokenizer tokenizer(html);
   HtmlToken token;
   size_t tokens = 0;

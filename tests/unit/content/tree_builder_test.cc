@@ -52,7 +52,9 @@ TEST(TreeBuilderTest, BuildsNestedElementsWithText) {
 }
 
 TEST(TreeBuilderTest, TextIsDecodedAndWhitespaceCollapsed) {
-  EXPECT_EQ(Build("<body><p>  a \n\t &amp;  b&nbsp;c </p>"), "body(p(\" a & b\xC2\xA0" "c \"))");
+  EXPECT_EQ(Build("<body><p>  a \n\t &amp;  b&nbsp;c </p>"),
+            "body(p(\" a & b\xC2\xA0"
+            "c \"))");
 }
 
 TEST(TreeBuilderTest, NewParagraphClosesTheOpenOne) {
@@ -82,16 +84,16 @@ TEST(TreeBuilderTest, BlockEndTagClosesOpenInlineElements) {
 }
 
 TEST(TreeBuilderTest, ScriptsAndStylesLeaveNoText) {
-  EXPECT_EQ(Build("<body><script>var a = '<p>x</p>';</script><style>p{}</style>t"),
-            "body(\"t\")");
+  EXPECT_EQ(Build("<body><script>var a = '<p>x</p>';</script><style>p{}</style>t"), "body(\"t\")");
 }
 
 TEST(TreeBuilderTest, HeadContentIsNotBodyText) {
   TreeBuilder builder(256);
   Document doc;
-  builder.Build("<html><head><title>T &amp; U</title><meta property=og:title content='O&amp;G'>"
-                "</head><body><p>x",
-                &doc);
+  builder.Build(
+      "<html><head><title>T &amp; U</title><meta property=og:title content='O&amp;G'>"
+      "</head><body><p>x",
+      &doc);
   EXPECT_EQ(doc.title, "T & U");
   EXPECT_EQ(doc.og_title, "O&G");
   EXPECT_EQ(Render(doc, doc.body), "body(p(\"x\"))");
@@ -134,11 +136,12 @@ TEST(TreeBuilderTest, HundredThousandNestedElementsStayBounded) {
 }
 
 TEST(TreeBuilderTest, RandomTagSoupAlwaysGivesAWellFormedTree) {
-  const char* pieces[] = {"<div>", "</div>", "<p>", "</p>", "<li>", "<ul>", "</ul>", "<table>",
-                          "<td>", "<tr>", "</table>", "<b>", "</b>", "<a href=x>", "</a>",
-                          "<svg>", "</svg>", "<g/>", "<br>", "</br>", "text ", "&amp;", "<",
-                          "<!--", "-->", "<script>", "</script>", "<title>", "<h2>", "</h3>",
-                          "<head>", "<body>", "</body>", "<x-y>", "</x-y>", "\"", "'", ">"};
+  const char* pieces[] = {
+      "<div>",   "</div>",   "<p>",       "</p>",    "<li>",  "<ul>",       "</ul>",  "<table>",
+      "<td>",    "<tr>",     "</table>",  "<b>",     "</b>",  "<a href=x>", "</a>",   "<svg>",
+      "</svg>",  "<g/>",     "<br>",      "</br>",   "text ", "&amp;",      "<",      "<!--",
+      "-->",     "<script>", "</script>", "<title>", "<h2>",  "</h3>",      "<head>", "<body>",
+      "</body>", "<x-y>",    "</x-y>",    "\"",      "'",     ">"};
   std::mt19937 rng(7);
   TreeBuilder builder(64);
   Document doc;

@@ -27,7 +27,10 @@ TEST(Utf8Test, AsciiPrefixStopsAtFirstHighByte) {
 }
 
 TEST(Utf8Test, LoneContinuationByteBecomesReplacement) {
-  EXPECT_EQ(Repaired("a\x80" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(Repaired("a\x80"
+                     "b"),
+            "a\xEF\xBF\xBD"
+            "b");
 }
 
 TEST(Utf8Test, TruncatedSequenceBecomesOneReplacement) {
