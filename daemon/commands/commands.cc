@@ -3,6 +3,7 @@
 #include "commands/canonicalize_command.h"
 #include "commands/dedup_command.h"
 #include "commands/fingerprint_command.h"
+#include "commands/run_command.h"
 
 namespace pagesieve::commands {
 
@@ -11,6 +12,7 @@ std::vector<Command> RegisterAll(CLI::App& app) {
   commands.push_back(RegisterCanonicalizeCommand(app));
   commands.push_back(RegisterDedupCommand(app));
   commands.push_back(RegisterFingerprintCommand(app));
+  commands.push_back(RegisterRunCommand(app));
   return commands;
 }
 

@@ -1,0 +1,134 @@
+#include "kafka/kafka_options.h"
+
+#include <librdkafka/rdkafkacpp.h>
+
+#include <algorithm>
+
+namespace pagesieve::kafka {
+namespace {
+
+// What pagesieve's delivery guarantee rests on. A pass-through value that
+// differs is refused rather than silently overridden.
+const std::map<std::string, std::string>& FixedConsumerProperties() {
+  static const std::map<std::string, std::string> kFixed = {
+      {"enable.auto.commit", "false"},
+      {"enable.auto.offset.store", "false"},
+      {"partition.assignment.strategy", "cooperative-sticky"},
+  };
+  return kFixed;
+}
+
+const std::map<std::string, std::string>& FixedProducerProperties() {
+  static const std::map<std::string, std::string> kFixed = {
+      {"enable.idempotence", "true"},
+      {"acks", "all"},
+  };
+  return kFixed;
+}
+
+// Defaults pagesieve prefers, which users may change.
+const std::map<std::string, std::string>& DefaultProducerProperties() {
+  static const std::map<std::string, std::string> kDefaults = {
+      {"linger.ms", "5"},
+      // Wait for a broker that is away rather than drop verdicts: an
+      // undelivered verdict is never committed, so waiting loses nothing.
+      {"message.timeout.ms", "0"},
+      {"compression.type", "lz4"},
+  };
+  return kDefaults;
+}
+
+StatusOr<std::map<std::string, std::string>> ReadTable(const Config& config, const char* key) {
+  PS_ASSIGN_OR_RETURN(auto entries, config.GetStringMap(key));
+  return std::map<std::string, std::string>(entries.begin(), entries.end());
+}
+
+Status CheckNotOverridden(const std::map<std::string, std::string>& given,
+                          const std::map<std::string, std::string>& fixed, const char* table) {
+  for (const auto& [name, value] : fixed) {
+    auto it = given.find(name);
+    if (it != given.end() && it->second != value) {
+      return Status::InvalidArgument(std::string(table) + "." + name + " = " + it->second +
+                                     " is not allowed: pagesieve needs " + name + " = " + value +
+                                     " to guarantee that no record is lost");
+    }
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::unique_ptr<RdKafka::Conf>> BuildConf(
+    const std::vector<const std::map<std::string, std::string>*>& layers) {
+  std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
+  std::string err;
+  for (const auto* layer : layers) {
+    for (const auto& [name, value] : *layer) {
+      if (conf->set(name, value, err) != RdKafka::Conf::CONF_OK) {
+        return Status::InvalidArgument("librdkafka property " + name + " = " + value + ": " + err);
+      }
+    }
+  }
+  return conf;
+}
+
+}  // namespace
+
+std::vector<std::string> OutputTopics::All() const {
+  std::vector<std::string> all = {unique, duplicate, skipped, dead_letter};
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
+}
+
+StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
+  KafkaOptions o;
+  PS_ASSIGN_OR_RETURN(o.bootstrap_servers, config.GetString("kafka.bootstrap_servers"));
+  PS_ASSIGN_OR_RETURN(o.group_id, config.GetString("kafka.group_id"));
+  PS_ASSIGN_OR_RETURN(o.input_topic, config.GetString("kafka.input_topic"));
+  PS_ASSIGN_OR_RETURN(o.startup_timeout, config.GetDuration("kafka.startup_timeout"));
+  PS_ASSIGN_OR_RETURN(o.common, ReadTable(config, "kafka.common"));
+  PS_ASSIGN_OR_RETURN(o.consumer, ReadTable(config, "kafka.consumer"));
+  PS_ASSIGN_OR_RETURN(o.producer, ReadTable(config, "kafka.producer"));
+  PS_ASSIGN_OR_RETURN(o.output.unique, config.GetString("output.unique"));
+  PS_ASSIGN_OR_RETURN(o.output.duplicate, config.GetString("output.duplicate"));
+  PS_ASSIGN_OR_RETURN(o.output.skipped, config.GetString("output.skipped"));
+  PS_ASSIGN_OR_RETURN(o.output.dead_letter, config.GetString("output.dead_letter"));
+  PS_ASSIGN_OR_RETURN(o.output.include_body, config.GetBool("output.include_body"));
+
+  const std::pair<const char*, const std::string*> required[] = {
+      {"kafka.bootstrap_servers", &o.bootstrap_servers}, {"kafka.group_id", &o.group_id},
+      {"kafka.input_topic", &o.input_topic},           {"output.unique", &o.output.unique},
+      {"output.duplicate", &o.output.duplicate},       {"output.skipped", &o.output.skipped},
+      {"output.dead_letter", &o.output.dead_letter}};
+  for (const auto& [key, value] : required) {
+    if (value->empty()) return Status::InvalidArgument(std::string(key) + " must not be empty");
+  }
+  for (const std::string& topic : o.output.All()) {
+    if (topic == o.input_topic) {
+      return Status::InvalidArgument("output topic '" + topic +
+                                     "' is the input topic: verdicts would be read back as pages");
+    }
+  }
+  PS_RETURN_IF_ERROR(CheckNotOverridden(o.common, FixedConsumerProperties(), "kafka.common"));
+  PS_RETURN_IF_ERROR(CheckNotOverridden(o.common, FixedProducerProperties(), "kafka.common"));
+  PS_RETURN_IF_ERROR(CheckNotOverridden(o.consumer, FixedConsumerProperties(), "kafka.consumer"));
+  PS_RETURN_IF_ERROR(CheckNotOverridden(o.producer, FixedProducerProperties(), "kafka.producer"));
+  return o;
+}
+
+StatusOr<std::unique_ptr<RdKafka::Conf>> ConsumerConf(const KafkaOptions& o) {
+  const std::map<std::string, std::string> base = {
+      {"bootstrap.servers", o.bootstrap_servers},
+      {"group.id", o.group_id},
+      // Where a partition without a checkpoint or committed offset starts.
+      {"auto.offset.reset", "earliest"},
+  };
+  return BuildConf({&base, &o.common, &o.consumer, &FixedConsumerProperties()});
+}
+
+StatusOr<std::unique_ptr<RdKafka::Conf>> ProducerConf(const KafkaOptions& o) {
+  const std::map<std::string, std::string> base = {{"bootstrap.servers", o.bootstrap_servers}};
+  return BuildConf(
+      {&base, &DefaultProducerProperties(), &o.common, &o.producer, &FixedProducerProperties()});
+}
+
+}  // namespace pagesieve::kafka

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status_or.h"
+#include "common/types.h"
+#include "config/config.h"
+
+namespace RdKafka {
+class Conf;
+}
+
+namespace pagesieve::kafka {
+
+// The topics verdicts and dead letters go to ([output]).
+struct OutputTopics {
+  std::string unique;
+  std::string duplicate;
+  std::string skipped;
+  std::string dead_letter;
+  bool include_body = false;
+
+  // Every distinct topic, for start-up checks.
+  std::vector<std::string> All() const;
+};
+
+// How pagesieve talks to Kafka ([kafka], [kafka.*], [output]).
+struct KafkaOptions {
+  std::string bootstrap_servers;
+  std::string group_id;
+  std::string input_topic;
+  Duration startup_timeout{};
+  std::map<std::string, std::string> common;    // [kafka.common]
+  std::map<std::string, std::string> consumer;  // [kafka.consumer]
+  std::map<std::string, std::string> producer;  // [kafka.producer]
+  OutputTopics output;
+};
+
+// Reads the options and refuses pass-through properties that would break the
+// guarantee that no record is lost (auto commits, non-idempotent producing).
+StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config);
+
+// librdkafka configurations with pagesieve's fixed settings applied over the
+// pass-through properties. Errors name the property librdkafka refused.
+StatusOr<std::unique_ptr<RdKafka::Conf>> ConsumerConf(const KafkaOptions& options);
+StatusOr<std::unique_ptr<RdKafka::Conf>> ProducerConf(const KafkaOptions& options);
+
+}  // namespace pagesieve::kafka

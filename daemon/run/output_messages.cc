@@ -1,0 +1,74 @@
+#include "run/output_messages.h"
+
+#include <simdjson.h>
+
+namespace pagesieve::run {
+namespace {
+
+const std::string& TopicFor(engine::VerdictKind kind, const kafka::OutputTopics& topics) {
+  switch (kind) {
+    case engine::VerdictKind::kUnique: return topics.unique;
+    case engine::VerdictKind::kDuplicate: return topics.duplicate;
+    case engine::VerdictKind::kSkipped: return topics.skipped;
+  }
+  return topics.unique;
+}
+
+// The raw JSON (quotes and escapes as sent) of the event's body field, so it
+// is forwarded without decoding and encoding it again.
+std::optional<std::pair<std::string, std::string>> RawBody(const std::string& event_json,
+                                                           const std::string& body_field,
+                                                           const std::string& base64_field) {
+  thread_local simdjson::ondemand::parser parser;
+  simdjson::padded_string padded(event_json);
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object object;
+  if (parser.iterate(padded).get(doc) || doc.get_object().get(object)) return std::nullopt;
+  std::optional<std::pair<std::string, std::string>> found;
+  for (auto field : object) {
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return std::nullopt;
+    if (key != body_field && key != base64_field) continue;
+    std::string_view raw = field.value().raw_json_token();
+    while (!raw.empty() && raw.back() != '"') raw.remove_suffix(1);  // trailing whitespace
+    // body_base64 wins over body, as it does in the engine.
+    if (!found || key == base64_field) found.emplace(std::string(key), std::string(raw));
+  }
+  return found;
+}
+
+}  // namespace
+
+OutputMessage VerdictMessage(const engine::Verdict& verdict, const ConsumedRecord& input,
+                             const kafka::OutputTopics& topics, const std::string& body_field,
+                             const std::string& body_base64_field) {
+  OutputMessage m;
+  m.topic = TopicFor(verdict.kind, topics);
+  m.key = input.key;
+  m.value = engine::EncodeVerdictJson(verdict);
+  if (topics.include_body && verdict.kind == engine::VerdictKind::kUnique) {
+    if (auto body = RawBody(input.value, body_field, body_base64_field)) {
+      m.value.pop_back();  // the closing brace
+      m.value += ",\"" + body->first + "\":" + body->second + "}";
+    }
+  }
+  m.headers.emplace_back(kVerdictHeader, std::string(engine::VerdictKindName(verdict.kind)));
+  if (verdict.tier) m.headers.emplace_back(kTierHeader, std::string(engine::TierName(*verdict.tier)));
+  return m;
+}
+
+OutputMessage DeadLetterMessage(const ConsumedRecord& input, const Status& error,
+                                const kafka::OutputTopics& topics) {
+  OutputMessage m;
+  m.topic = topics.dead_letter;
+  m.key = input.key;
+  m.value = input.value;
+  m.headers = input.headers;
+  m.headers.emplace_back(kErrorHeader, error.message());
+  m.headers.emplace_back(kSourceTopicHeader, input.topic);
+  m.headers.emplace_back(kSourcePartitionHeader, std::to_string(input.partition.value()));
+  m.headers.emplace_back(kSourceOffsetHeader, std::to_string(input.offset.value()));
+  return m;
+}
+
+}  // namespace pagesieve::run

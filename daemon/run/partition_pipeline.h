@@ -1,0 +1,116 @@
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "engine/prepare_pool.h"
+#include "engine/sieve.h"
+#include "engine/verdict_counts.h"
+#include "kafka/kafka_options.h"
+#include "run/output_sink.h"
+#include "run/records.h"
+#include "store/shard.h"
+
+namespace pagesieve::run {
+
+struct PipelineOptions {
+  size_t batch_records = 64;
+  Duration batch_linger = std::chrono::milliseconds(10);
+  Duration checkpoint_interval = std::chrono::seconds(1);
+  kafka::OutputTopics topics;
+  std::string body_field = "body";
+  std::string body_base64_field = "body_base64";
+};
+
+// One assigned input partition, from consumed records to a committed offset.
+//
+// Records arrive in offset order and are grouped into batches for the
+// fingerprinting pool; prepared batches are decided strictly in order against
+// the partition's shard, and each verdict or dead letter goes to the sink.
+//
+// Nothing is lost because of how checkpoints are taken: when one is due the
+// pipeline stops deciding until every message it sent is acknowledged, then
+// checkpoints the shard at the next undecided offset. The checkpointed state
+// and offset therefore never run ahead of acknowledged output; after a crash
+// the records after the checkpoint are decided again against the same state
+// and get the same verdicts.
+//
+// Not thread-safe: owned by the run loop's thread.
+class PartitionPipeline {
+ public:
+  PartitionPipeline(std::string topic, PartitionId partition, std::unique_ptr<store::Shard> shard,
+                    std::optional<Offset> resume_from, const PipelineOptions& options,
+                    const engine::Sieve& sieve, const Clock& clock);
+
+  PartitionId partition() const { return partition_; }
+  const std::string& topic() const { return topic_; }
+
+  // A consumed record. Records before the next expected offset (already
+  // decided) are ignored.
+  void Add(ConsumedRecord record);
+
+  // A batch ready for the pool: the open batch when it is full, older than
+  // batch_linger, or `flush` is set. The batch's records point into memory
+  // the pipeline keeps until the batch is decided. `seq` numbers the batch.
+  std::unique_ptr<engine::PrepareBatch> TakeBatch(bool flush, uint64_t* seq);
+
+  // The pool finished batch `seq`.
+  void Prepared(uint64_t seq, std::unique_ptr<engine::PrepareBatch> batch);
+
+  // Decides prepared batches in order and sends their output, as far as it
+  // may: not while a checkpoint waits for acknowledgements, not when the sink
+  // holds `max_unacknowledged` messages. An error is fatal for the partition
+  // (storage failed, or the sink refused a message for good).
+  Status Decide(OutputSink& sink, int64_t max_unacknowledged, engine::VerdictCounts* counts);
+
+  // Takes the checkpoint when one is due (or `force`) and every sent message
+  // is acknowledged. Returns the offset to commit when it checkpointed.
+  StatusOr<std::optional<Offset>> MaybeCheckpoint(bool force);
+
+  // Everything consumed so far has been decided and acknowledged.
+  bool Drained() const;
+  // Bytes consumed and not yet decided: what backpressure counts.
+  size_t pending_bytes() const { return pending_bytes_; }
+  // The next offset to decide: everything before it has a verdict.
+  Offset next_offset() const { return next_offset_; }
+  std::optional<Offset> checkpointed_offset() const { return checkpointed_; }
+  const DeliveryCounter& deliveries() const { return *counter_; }
+
+ private:
+  struct Batch {
+    std::vector<ConsumedRecord> records;
+    std::unique_ptr<engine::PrepareBatch> prepared;  // set once the pool is done
+  };
+
+  // Decides every record of `batch` into unsent_.
+  Status DecideBatch(Batch& batch, engine::VerdictCounts* counts);
+  bool CheckpointDue() const;
+
+  const std::string topic_;
+  const PartitionId partition_;
+  std::unique_ptr<store::Shard> shard_;
+  const PipelineOptions& options_;
+  const engine::Sieve& sieve_;
+  const Clock& clock_;
+
+  std::vector<ConsumedRecord> open_;       // not yet handed to the pool
+  Clock::SteadyTime open_since_{};
+  std::map<uint64_t, Batch> in_flight_;    // handed to the pool, by sequence
+  uint64_t next_seq_ = 0;                  // next batch to hand out
+  uint64_t next_to_decide_ = 0;            // next batch to decide
+  std::deque<OutputMessage> unsent_;       // decided, refused by a full sink
+  std::shared_ptr<DeliveryCounter> counter_ = std::make_shared<DeliveryCounter>();
+
+  Offset next_expected_{};                 // next offset Add() accepts
+  Offset next_offset_{};                   // next offset to decide
+  std::optional<Offset> checkpointed_;
+  Clock::SteadyTime last_checkpoint_{};
+  size_t pending_bytes_ = 0;
+};
+
+}  // namespace pagesieve::run

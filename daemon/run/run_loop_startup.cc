@@ -1,0 +1,154 @@
+// Start-up of the run loop: every check that can fail fails here, with one
+// clear message, before any record is consumed.
+#include <librdkafka/rdkafkacpp.h>
+#include <spdlog/spdlog.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "common/duration.h"
+#include "run/run_loop.h"
+
+namespace pagesieve::run {
+namespace {
+
+// Routes librdkafka's rebalance events to the loop.
+class RebalanceHandler final : public RdKafka::RebalanceCb {
+ public:
+  explicit RebalanceHandler(RunLoop* loop) : loop_(loop) {}
+  void rebalance_cb(RdKafka::KafkaConsumer* consumer, RdKafka::ErrorCode err,
+                    std::vector<RdKafka::TopicPartition*>& partitions) override {
+    if (err == RdKafka::ERR__ASSIGN_PARTITIONS) {
+      loop_->OnAssign(partitions);
+    } else if (err == RdKafka::ERR__REVOKE_PARTITIONS) {
+      if (consumer->assignment_lost()) {
+        loop_->OnLost(partitions);
+      } else {
+        loop_->OnRevoke(partitions);
+      }
+    } else {
+      spdlog::error("rebalance: {}", RdKafka::err2str(err));
+    }
+  }
+
+ private:
+  RunLoop* loop_;
+};
+
+Status CheckWritable(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string probe = dir + "/.pagesieve-write-probe";
+  {
+    std::ofstream out(probe);
+    out << "ok";
+    if (!out) {
+      return Status::FailedPrecondition("state directory '" + dir +
+                                        "' is not writable: " + std::strerror(errno));
+    }
+  }
+  std::filesystem::remove(probe, ec);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RunLoop::Start() {
+  PS_RETURN_IF_ERROR(CheckWritable(state_options_.dir));
+  PS_ASSIGN_OR_RETURN(state_, store::StateEnv::Create(state_options_));
+
+  std::string err;
+  PS_ASSIGN_OR_RETURN(auto producer_conf, kafka::ProducerConf(kafka_));
+  if (producer_conf->set("dr_cb", &delivery_reports_, err) != RdKafka::Conf::CONF_OK) {
+    return Status::Internal(err);
+  }
+  producer_.reset(RdKafka::Producer::create(producer_conf.get(), err));
+  if (!producer_) return Status::InvalidArgument("cannot create the Kafka producer: " + err);
+  sink_ = std::make_unique<kafka::KafkaSink>(producer_.get());
+  delivery_reports_.set_sink(sink_.get());
+
+  PS_ASSIGN_OR_RETURN(auto consumer_conf, kafka::ConsumerConf(kafka_));
+  rebalance_cb_ = std::make_unique<RebalanceHandler>(this);
+  if (consumer_conf->set("rebalance_cb", rebalance_cb_.get(), err) != RdKafka::Conf::CONF_OK) {
+    return Status::Internal(err);
+  }
+  consumer_.reset(RdKafka::KafkaConsumer::create(consumer_conf.get(), err));
+  if (!consumer_) return Status::InvalidArgument("cannot create the Kafka consumer: " + err);
+
+  PS_RETURN_IF_ERROR(CheckBrokerAndTopics());
+  PS_RETURN_IF_ERROR(ComputeBackfillEnds());
+  pool_ = std::make_unique<engine::PreparePool>(sieve_options_, clock_, run_.threads);
+  const RdKafka::ErrorCode sub = consumer_->subscribe({kafka_.input_topic});
+  if (sub != RdKafka::ERR_NO_ERROR) {
+    return Status::Unavailable("cannot subscribe to " + kafka_.input_topic + ": " +
+                               RdKafka::err2str(sub));
+  }
+  spdlog::info("consuming {} as group {} ({} partitions), {} fingerprinting threads",
+               kafka_.input_topic, kafka_.group_id, input_partitions_, run_.threads);
+  return Status::Ok();
+}
+
+Status RunLoop::CheckBrokerAndTopics() {
+  const auto deadline = clock_.SteadyNow() + kafka_.startup_timeout;
+  std::unique_ptr<RdKafka::Metadata> metadata;
+  RdKafka::ErrorCode err = RdKafka::ERR_NO_ERROR;
+  for (;;) {
+    RdKafka::Metadata* raw = nullptr;
+    err = consumer_->metadata(/*all_topics=*/true, nullptr, &raw, 2000);
+    metadata.reset(raw);
+    if (err == RdKafka::ERR_NO_ERROR) break;
+    if (stop_requested_.load()) return Status::Aborted("stopped while waiting for Kafka");
+    if (clock_.SteadyNow() >= deadline) {
+      return Status::Unavailable("cannot reach Kafka at " + kafka_.bootstrap_servers +
+                                 " within " + FormatDuration(kafka_.startup_timeout) + " (" +
+                                 RdKafka::err2str(err) + "; kafka.startup_timeout)");
+    }
+  }
+  auto find = [&](const std::string& name) -> const RdKafka::TopicMetadata* {
+    for (const RdKafka::TopicMetadata* t : *metadata->topics()) {
+      if (t->topic() == name && t->err() == RdKafka::ERR_NO_ERROR) return t;
+    }
+    return nullptr;
+  };
+  const RdKafka::TopicMetadata* input = find(kafka_.input_topic);
+  if (input == nullptr) {
+    return Status::FailedPrecondition("input topic '" + kafka_.input_topic +
+                                      "' does not exist (kafka.input_topic)");
+  }
+  input_partitions_ = static_cast<int32_t>(input->partitions()->size());
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"output.unique", &kafka_.output.unique},
+      {"output.duplicate", &kafka_.output.duplicate},
+      {"output.skipped", &kafka_.output.skipped},
+      {"output.dead_letter", &kafka_.output.dead_letter}};
+  for (const auto& [key, topic] : outputs) {
+    if (find(*topic) == nullptr) {
+      return Status::FailedPrecondition("output topic '" + *topic + "' does not exist (" + key +
+                                        ")");
+    }
+  }
+  return Status::Ok();
+}
+
+Status RunLoop::ComputeBackfillEnds() {
+  if (run_.until.kind == EndPosition::Kind::kForever) return Status::Ok();
+  for (int32_t i = 0; i < input_partitions_; ++i) {
+    const PartitionId p(i);
+    PS_ASSIGN_OR_RETURN(auto marks, Watermarks(p));
+    int64_t end = marks.second;
+    if (run_.until.kind == EndPosition::Kind::kTime) {
+      std::vector<RdKafka::TopicPartition*> parts = {
+          RdKafka::TopicPartition::create(kafka_.input_topic, i, ToMillis(run_.until.time))};
+      const RdKafka::ErrorCode err = consumer_->offsetsForTimes(parts, 10000);
+      if (err == RdKafka::ERR_NO_ERROR && parts[0]->offset() >= 0) end = parts[0]->offset();
+      RdKafka::TopicPartition::destroy(parts);
+    }
+    backfill_end_[p] = Offset(end);
+  }
+  return Status::Ok();
+}
+
+}  // namespace pagesieve::run
