@@ -104,5 +104,41 @@ TEST(RealPagesTest, EveryReadabilityPageGivesValidTextAndATitle) {
   }
 }
 
+TEST(RealPagesTest, MutatedRealPagesNeverBreakExtraction) {
+  // Cut, duplicate and splice stretches of a real page, and sprinkle '<',
+  // quotes and invalid bytes: each variant must give valid UTF-8.
+  const std::string html =
+      ReadGzip(kDataDir + "/readability-testpages/pages/guardian-1/source.html.gz");
+  ASSERT_FALSE(html.empty());
+  std::mt19937 rng(99);
+  Extractor extractor;
+  for (int round = 0; round < 40; ++round) {
+    std::string page = html;
+    for (int edit = 0; edit < 20; ++edit) {
+      const size_t at = rng() % page.size();
+      const size_t len = std::min<size_t>(rng() % 2000, page.size() - at);
+      switch (rng() % 4) {
+        case 0:
+          page.erase(at, len);
+          break;
+        case 1:
+          page.insert(at, page.substr(rng() % page.size(), len));
+          break;
+        case 2:
+          page.insert(at, std::string(1 + rng() % 50, "<\"'>&\xFF"[rng() % 6]));
+          break;
+        default:
+          page.resize(std::max<size_t>(at, 1));
+          break;
+      }
+      if (page.empty()) page = "<";
+    }
+    const MainContent content = extractor.Extract(DecodeToUtf8(page, "text/html"));
+    const std::string text = content.Text();
+    ASSERT_EQ(ValidUtf8PrefixLength(text), text.size()) << "round " << round;
+    ASSERT_EQ(ValidUtf8PrefixLength(content.title), content.title.size()) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace pagesieve::content
