@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 
 #include "content/content.h"
@@ -145,6 +146,25 @@ TEST_F(FingerprinterTest, ShortPageGetsNoSimHash) {
   EXPECT_GT(fp.tokens, 0u);
   EXPECT_LT(fp.tokens, options_.min_tokens);
   EXPECT_FALSE(fp.simhash.has_value());
+}
+
+TEST_F(FingerprinterTest, HostileBodiesAreFingerprinted) {
+  std::mt19937_64 rng(3);
+  std::string random_bytes(200'000, '\0');
+  for (char& c : random_bytes) c = static_cast<char>(rng());
+  std::string nested;
+  for (int i = 0; i < 100'000; ++i) nested += "<div><p>";
+  nested += "deep";
+  std::string unclosed = "<html><body><p title=\"" + std::string(100'000, 'x');
+  for (const std::string& body : {random_bytes, nested, unclosed}) {
+    PageFingerprint fp = Fingerprint(body, "text/html");
+    EXPECT_EQ(fp.payload, PayloadDigest(body));
+  }
+}
+
+TEST_F(FingerprinterTest, InvalidUtf8InGivenTextIsFingerprinted) {
+  PageFingerprint fp = Fingerprint("", "", std::string_view("caf\xe9 \xff\xfe ok", 11));
+  EXPECT_GT(fp.tokens, 0u);
 }
 
 class TruncationTest : public ::testing::Test {
