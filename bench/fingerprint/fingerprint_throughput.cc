@@ -36,7 +36,7 @@ double ThreadCpuSeconds() {
 // The normalized main text and the normalized title and headings, as the
 // fingerprinter computes them.
 struct NormalizedText {
-  std::string text;                     // the blocks joined by ' '
+  std::string text;  // the blocks joined by ' '
   std::vector<std::string> blocks;
   std::vector<std::string> emphasized;  // headings and title
 };
@@ -77,10 +77,11 @@ void Measure(const char* name, const std::vector<Prepared>& pages, int passes,
   }
   std::sort(seconds.begin(), seconds.end());
   const double s = seconds[seconds.size() / 2];
-  std::printf("%-8s %7.1f MB/s %7.0f pages/s %7.1f us/page  (%zu pages, %.1f MB, median of %d; %llu)\n",
-              name, static_cast<double>(total) / s / 1e6, static_cast<double>(pages.size()) / s,
-              s / static_cast<double>(pages.size()) * 1e6, pages.size(),
-              static_cast<double>(total) / 1e6, passes, static_cast<unsigned long long>(sink % 10));
+  std::printf(
+      "%-8s %7.1f MB/s %7.0f pages/s %7.1f us/page  (%zu pages, %.1f MB, median of %d; %llu)\n",
+      name, static_cast<double>(total) / s / 1e6, static_cast<double>(pages.size()) / s,
+      s / static_cast<double>(pages.size()) * 1e6, pages.size(), static_cast<double>(total) / 1e6,
+      passes, static_cast<unsigned long long>(sink % 10));
 }
 
 constexpr std::string_view kUrl = "https://www.example.com/news/2024/05/some-article-title.html";
@@ -95,9 +96,8 @@ void RunStages(const std::vector<Prepared>& pages, int passes, const std::string
   }
   if (wants("content")) {
     content::Extractor extractor{content::ExtractionOptions{}};
-    Measure("content", pages, passes, [&](const Prepared& p) {
-      return Normalize(p.html, extractor).text.size();
-    });
+    Measure("content", pages, passes,
+            [&](const Prepared& p) { return Normalize(p.html, extractor).text.size(); });
   }
   if (wants("simhash")) {
     TextSimHasher hasher{SimHashOptions{}};

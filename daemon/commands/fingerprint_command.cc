@@ -112,9 +112,12 @@ nlohmann::json FingerprintToJson(std::string_view given_url,
       {"payload", fp.payload},
       {"simhash", fp.simhash ? nlohmann::json(SimHashHex(*fp.simhash)) : nlohmann::json()},
   };
-  return {{"url", given_url},         {"canonical_url", fp.canonical_url.spec},
-          {"title", fp.title},        {"text", fp.text},
-          {"tokens", fp.tokens},      {"truncated", fp.truncated},
+  return {{"url", given_url},
+          {"canonical_url", fp.canonical_url.spec},
+          {"title", fp.title},
+          {"text", fp.text},
+          {"tokens", fp.tokens},
+          {"truncated", fp.truncated},
           {"fingerprints", fingerprints}};
 }
 
@@ -165,13 +168,14 @@ Command RegisterFingerprintCommand(CLI::App& app) {
   CLI::Option* input = sub->add_option(
       "--input", flags->input, "A JSONL file of fetched-page events (- for standard input)");
   input->excludes(url)->excludes(file);
-  return Command{sub, [flags, url, input]() {
-                   if (url->count() == 0 && input->count() == 0) {
-                     cli::PrintError(Status::InvalidArgument("give --url URL [FILE] or --input FILE"));
-                     return cli::kExitUsage;
-                   }
-                   return Run(*flags);
-                 }};
+  return Command{
+      sub, [flags, url, input]() {
+        if (url->count() == 0 && input->count() == 0) {
+          cli::PrintError(Status::InvalidArgument("give --url URL [FILE] or --input FILE"));
+          return cli::kExitUsage;
+        }
+        return Run(*flags);
+      }};
 }
 
 }  // namespace pagesieve::commands

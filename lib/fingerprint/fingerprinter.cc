@@ -39,8 +39,8 @@ Fingerprinter::Fingerprinter(FingerprintOptions options)
     : options_(std::move(options)),
       canonicalizer_(options_.url),
       extractor_(options_.extraction),
-      simhasher_(SimHashOptions{options_.shingle_size, options_.min_tokens,
-                                options_.heading_weight}) {}
+      simhasher_(
+          SimHashOptions{options_.shingle_size, options_.min_tokens, options_.heading_weight}) {}
 
 StatusOr<PageFingerprint> Fingerprinter::Fingerprint(const PageInput& page) {
   PageFingerprint out;

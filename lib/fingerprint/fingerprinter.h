@@ -34,16 +34,16 @@ struct PageInput {
 
 struct PageFingerprint {
   url::CanonicalUrl canonical_url;
-  std::string title;  // empty unless extracted from HTML
-  std::string text;   // the main text, before normalization
+  std::string title;    // empty unless extracted from HTML
+  std::string text;     // the main text, before normalization
   uint32_t tokens = 0;  // tokens in the normalized text (unspaced scripts: characters)
-  Digest128 url;      // Sha256Digest128(canonical_url.spec)
+  Digest128 url;        // Sha256Digest128(canonical_url.spec)
   // Sha256Digest128 of the normalized main text; of the whole raw body when
   // the content is not text or no text was found.
   Digest128 content;
-  std::string payload;  // PayloadDigest(raw body): always the whole body
+  std::string payload;              // PayloadDigest(raw body): always the whole body
   std::optional<uint64_t> simhash;  // absent below near.min_tokens
-  bool truncated = false;  // the body was longer than max_body_bytes
+  bool truncated = false;           // the body was longer than max_body_bytes
 };
 
 struct FingerprintOptions {
@@ -89,9 +89,9 @@ class Fingerprinter {
   content::Extractor extractor_;
   TextSimHasher simhasher_;
   // Per-page buffers, kept to reuse their memory.
-  std::string normalized_;                // the normalized main text: blocks_ joined by ' '
-  std::vector<std::string> blocks_;       // the normalized blocks
-  std::vector<std::string> emphasized_;   // the normalized title and headings
+  std::string normalized_;               // the normalized main text: blocks_ joined by ' '
+  std::vector<std::string> blocks_;      // the normalized blocks
+  std::vector<std::string> emphasized_;  // the normalized title and headings
   std::vector<std::string_view> block_views_;
   std::vector<std::string_view> emphasized_views_;
 };

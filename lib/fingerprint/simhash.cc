@@ -6,7 +6,8 @@
 namespace pagesieve::fingerprint {
 
 int64_t FeatureWeight(uint32_t term_frequency, double emphasis) {
-  double tf_weight = term_frequency <= 1 ? 1.0 : 1.0 + std::log(static_cast<double>(term_frequency));
+  double tf_weight =
+      term_frequency <= 1 ? 1.0 : 1.0 + std::log(static_cast<double>(term_frequency));
   return std::llround(tf_weight * emphasis * static_cast<double>(kWeightScale));
 }
 

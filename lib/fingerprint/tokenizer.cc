@@ -13,17 +13,17 @@ enum class CharClass : uint8_t {
 };
 
 bool IsUnspacedScript(int32_t cp) {
-  return (cp >= 0x0E00 && cp <= 0x0EFF) ||    // Thai, Lao
-         (cp >= 0x1000 && cp <= 0x109F) ||    // Myanmar
-         (cp >= 0x1780 && cp <= 0x17FF) ||    // Khmer
-         (cp >= 0x19E0 && cp <= 0x19FF) ||    // Khmer symbols
-         (cp >= 0x3000 && cp <= 0x30FF) ||    // CJK symbols (々 〆 〇), Hiragana, Katakana
-         (cp >= 0x3100 && cp <= 0x31FF) ||    // Bopomofo, Katakana extensions
-         (cp >= 0x3400 && cp <= 0x4DBF) ||    // CJK extension A
-         (cp >= 0x4E00 && cp <= 0x9FFF) ||    // CJK unified ideographs
-         (cp >= 0xF900 && cp <= 0xFAFF) ||    // CJK compatibility ideographs
-         (cp >= 0xFF66 && cp <= 0xFF9F) ||    // half-width Katakana
-         (cp >= 0x20000 && cp <= 0x3FFFF);    // CJK extensions B and later
+  return (cp >= 0x0E00 && cp <= 0x0EFF) ||  // Thai, Lao
+         (cp >= 0x1000 && cp <= 0x109F) ||  // Myanmar
+         (cp >= 0x1780 && cp <= 0x17FF) ||  // Khmer
+         (cp >= 0x19E0 && cp <= 0x19FF) ||  // Khmer symbols
+         (cp >= 0x3000 && cp <= 0x30FF) ||  // CJK symbols (々 〆 〇), Hiragana, Katakana
+         (cp >= 0x3100 && cp <= 0x31FF) ||  // Bopomofo, Katakana extensions
+         (cp >= 0x3400 && cp <= 0x4DBF) ||  // CJK extension A
+         (cp >= 0x4E00 && cp <= 0x9FFF) ||  // CJK unified ideographs
+         (cp >= 0xF900 && cp <= 0xFAFF) ||  // CJK compatibility ideographs
+         (cp >= 0xFF66 && cp <= 0xFF9F) ||  // half-width Katakana
+         (cp >= 0x20000 && cp <= 0x3FFFF);  // CJK extensions B and later
 }
 
 CharClass ClassifyNonAscii(int32_t cp) {
@@ -61,8 +61,9 @@ CharClass ClassifyAt(std::string_view text, size_t pos, size_t* length) {
     return IsAsciiAlnum(c) ? CharClass::kWord : CharClass::kSeparator;
   }
   utf8proc_int32_t cp = 0;
-  utf8proc_ssize_t n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + pos),
-                                        static_cast<utf8proc_ssize_t>(text.size() - pos), &cp);
+  utf8proc_ssize_t n =
+      utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + pos),
+                       static_cast<utf8proc_ssize_t>(text.size() - pos), &cp);
   if (n <= 0) {
     *length = 1;
     return CharClass::kSeparator;

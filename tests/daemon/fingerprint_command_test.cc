@@ -40,8 +40,8 @@ std::string Event(const nlohmann::json& fields) { return fields.dump() + "\n"; }
 TEST(FingerprintEventsTest, OneOutputLinePerInputLineInOrder) {
   size_t errors = 0;
   std::vector<nlohmann::json> lines =
-      RunEvents(Event({{"url", "http://a.example/1"}, {"body", kArticle}}) + "not json\n" +
-                    "\n" + Event({{"url", "http://a.example/2"}, {"body", "x"}}),
+      RunEvents(Event({{"url", "http://a.example/1"}, {"body", kArticle}}) + "not json\n" + "\n" +
+                    Event({{"url", "http://a.example/2"}, {"body", "x"}}),
                 &errors);
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0]["url"], "http://a.example/1");
@@ -53,8 +53,8 @@ TEST(FingerprintEventsTest, OneOutputLinePerInputLineInOrder) {
 }
 
 TEST(FingerprintEventsTest, PrintsEveryDocumentedField) {
-  std::vector<nlohmann::json> lines = RunEvents(
-      Event({{"url", "HTTP://A.example:80/x#f"}, {"content_type", "text/html"}, {"body", kArticle}}));
+  std::vector<nlohmann::json> lines = RunEvents(Event(
+      {{"url", "HTTP://A.example:80/x#f"}, {"content_type", "text/html"}, {"body", kArticle}}));
   ASSERT_EQ(lines.size(), 1u);
   const nlohmann::json& j = lines[0];
   EXPECT_EQ(j["url"], "HTTP://A.example:80/x#f");
@@ -76,8 +76,7 @@ TEST(FingerprintEventsTest, SimHashIsSixteenHexDigits) {
   std::vector<nlohmann::json> lines =
       RunEvents(Event({{"url", "http://a.example/"}, {"text", words}}));
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_THAT(lines[0]["fingerprints"]["simhash"].get<std::string>(),
-              MatchesRegex("[0-9a-f]{16}"));
+  EXPECT_THAT(lines[0]["fingerprints"]["simhash"].get<std::string>(), MatchesRegex("[0-9a-f]{16}"));
 }
 
 TEST(FingerprintEventsTest, UsesPreExtractedTextAndDecodedBase64Body) {

@@ -100,8 +100,9 @@ TEST_F(FingerprinterTest, GivenTextWinsOverTheBody) {
 // keeps the SimHash (the content digest still sees the order).
 TEST_F(FingerprinterTest, GivenTextParagraphsAreShingledAsBlocks) {
   std::string a = kProse + " first";
-  std::string b = "Another paragraph about the weather and the harvest, which was late this year "
-                  "because of the rain that fell for most of August";
+  std::string b =
+      "Another paragraph about the weather and the harvest, which was late this year "
+      "because of the rain that fell for most of August";
   PageFingerprint ab = Fingerprint("", "", a + "\n\n" + b);
   PageFingerprint ba = Fingerprint("", "", b + "\n \r\n" + a);
   ASSERT_TRUE(ab.simhash.has_value());

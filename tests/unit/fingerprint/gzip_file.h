@@ -23,8 +23,6 @@ inline std::string ReadGzipFile(const std::string& path) {
   return out;
 }
 
-inline std::string ExtractionDataDir() {
-  return PAGESIEVE_SOURCE_DIR "/../shared/data/extraction";
-}
+inline std::string ExtractionDataDir() { return PAGESIEVE_SOURCE_DIR "/../shared/data/extraction"; }
 
 }  // namespace pagesieve::fingerprint::testing

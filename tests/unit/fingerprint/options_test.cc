@@ -37,8 +37,7 @@ void ExpectRejected(const std::string& override_text, const std::string& key) {
   StatusOr<FingerprintOptions> options = OptionsWith({override_text});
   ASSERT_FALSE(options.ok()) << override_text;
   EXPECT_EQ(options.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(options.status().message().find(key), std::string::npos)
-      << options.status().message();
+  EXPECT_NE(options.status().message().find(key), std::string::npos) << options.status().message();
 }
 
 TEST(FingerprintOptionsTest, OutOfRangeValuesAreRejectedByName) {

@@ -26,10 +26,12 @@ std::string ReadPage(const std::string& name) {
 
 size_t FindCaseInsensitive(const std::string& haystack, std::string_view needle, bool last) {
   auto equal = [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
   };
-  auto it = last ? std::find_end(haystack.begin(), haystack.end(), needle.begin(), needle.end(), equal)
-                 : std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(), equal);
+  auto it =
+      last ? std::find_end(haystack.begin(), haystack.end(), needle.begin(), needle.end(), equal)
+           : std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(), equal);
   return it == haystack.end() ? std::string::npos : static_cast<size_t>(it - haystack.begin());
 }
 
@@ -52,13 +54,14 @@ void InsertInsideArticle(std::string& html, RandomText& random) {
   }
   if (paragraph_ends.empty()) return;
   // Somewhere in the middle half, where the article's own paragraphs are.
-  size_t at = paragraph_ends[paragraph_ends.size() / 4 + random.Index(paragraph_ends.size() / 2 + 1)];
+  size_t at =
+      paragraph_ends[paragraph_ends.size() / 4 + random.Index(paragraph_ends.size() / 2 + 1)];
   const char* kLabels[] = {"Updated", "Last modified", "Posted"};
   html.insert(at, "<p>Related: <a href=\"/story/" + random.Word() + "\">" + random.Text(8) +
                       "</a></p><p class=\"updated\">" + kLabels[random.Index(3)] + " " +
                       std::to_string(1 + random.Index(28)) + " May 2024 " +
-                      std::to_string(random.Index(24)) + ":" + std::to_string(10 + random.Index(50)) +
-                      "</p>");
+                      std::to_string(random.Index(24)) + ":" +
+                      std::to_string(10 + random.Index(50)) + "</p>");
 }
 
 // What changes between two fetches of the same article: the navigation and
@@ -69,10 +72,11 @@ std::string WithOtherBoilerplate(const std::string& html, RandomText& random) {
                     "Updated " + std::to_string(1 + random.Index(28)) + " May 2024, " +
                     std::to_string(random.Index(24)) + ":" + std::to_string(10 + random.Index(50)) +
                     "</p></header>";
-  std::string bottom = "<aside class=\"most-read\"><h2>Most read</h2><ol>" + Links(random, 8) +
-                       "</ol></aside><div class=\"advertisement\"><a href=\"/ad\">Sponsored: " +
-                       random.Text(15) + "</a></div><footer><ul>" + Links(random, 10) +
-                       "</ul><p>© 2024 " + random.Word() + " Media</p></footer>";
+  std::string bottom =
+      "<aside class=\"most-read\"><h2>Most read</h2><ol>" + Links(random, 8) +
+      "</ol></aside><div class=\"advertisement\"><a href=\"/ad\">Sponsored: " + random.Text(15) +
+      "</a></div><footer><ul>" + Links(random, 10) + "</ul><p>© 2024 " + random.Word() +
+      " Media</p></footer>";
   std::string out = html;
   InsertInsideArticle(out, random);
   size_t body_end = FindCaseInsensitive(out, "</body", /*last=*/true);

@@ -63,12 +63,14 @@ TEST(TokenizerTest, ThaiCombiningVowelsAttachToTheirConsonant) {
 }
 
 TEST(TokenizerTest, InvalidUtf8SeparatesLikePunctuation) {
-  EXPECT_EQ(Words("abc\xff\xfe" "def\xc3"), (Tokens{"abc", "def"}));
+  const std::string invalid = std::string("abc\xff\xfe") + "def\xc3";
+  EXPECT_EQ(Words(invalid), (Tokens{"abc", "def"}));
   EXPECT_EQ(Words("\xe4\xb8"), Tokens{});  // a truncated 3-byte sequence
 }
 
 TEST(TokenizerTest, NulAndControlBytesSeparate) {
-  EXPECT_EQ(Words(std::string_view("a\0b\x01" "c", 5)), (Tokens{"a", "b", "c"}));
+  const std::string controls = std::string("a") + '\0' + "b\x01" + "c";
+  EXPECT_EQ(Words(controls), (Tokens{"a", "b", "c"}));
 }
 
 TEST(TokenizerTest, LongRunOfOneLetterIsOneToken) {
