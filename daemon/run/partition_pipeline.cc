@@ -46,8 +46,11 @@ std::unique_ptr<engine::PrepareBatch> PartitionPipeline::TakeBatch(bool flush, u
 
   *seq = next_seq_++;
   Batch& batch = in_flight_[*seq];
-  batch.records = std::move(open_);
-  open_.clear();
+  // At most batch_records: the rest waits for the next call, already old.
+  const size_t n = std::min(open_.size(), options_.batch_records);
+  batch.records.assign(std::make_move_iterator(open_.begin()),
+                       std::make_move_iterator(open_.begin() + n));
+  open_.erase(open_.begin(), open_.begin() + n);
   auto prepare = std::make_unique<engine::PrepareBatch>();
   prepare->storage.reserve(batch.records.size());
   for (const ConsumedRecord& r : batch.records) {

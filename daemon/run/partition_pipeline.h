@@ -54,8 +54,9 @@ class PartitionPipeline {
   // decided) are ignored.
   void Add(ConsumedRecord record);
 
-  // A batch ready for the pool: the open batch when it is full, older than
-  // batch_linger, or `flush` is set. The batch's records point into memory
+  // A batch ready for the pool, of at most batch_records records: when that
+  // many are open, when the oldest open record waited batch_linger, or when
+  // `flush` is set. The batch's records point into memory
   // the pipeline keeps until the batch is decided. `seq` numbers the batch.
   std::unique_ptr<engine::PrepareBatch> TakeBatch(bool flush, uint64_t* seq);
 
@@ -98,7 +99,7 @@ class PartitionPipeline {
   const engine::Sieve& sieve_;
   const Clock& clock_;
 
-  std::vector<ConsumedRecord> open_;       // not yet handed to the pool
+  std::deque<ConsumedRecord> open_;        // not yet handed to the pool
   Clock::SteadyTime open_since_{};
   std::map<uint64_t, Batch> in_flight_;    // handed to the pool, by sequence
   uint64_t next_seq_ = 0;                  // next batch to hand out

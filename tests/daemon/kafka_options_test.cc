@@ -1,0 +1,85 @@
+#include "kafka/kafka_options.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <librdkafka/rdkafkacpp.h>
+
+namespace pagesieve::kafka {
+namespace {
+
+using ::testing::HasSubstr;
+
+StatusOr<KafkaOptions> Read(const std::string& toml, std::vector<std::string> sets = {}) {
+  StatusOr<Config> config = Config::FromToml(toml, "test", sets);
+  if (!config.ok()) return config.status();
+  return KafkaOptionsFromConfig(*config);
+}
+
+std::string Get(RdKafka::Conf& conf, const std::string& name) {
+  std::string value;
+  EXPECT_EQ(conf.get(name, value), RdKafka::Conf::CONF_OK) << name;
+  return value;
+}
+
+TEST(KafkaOptionsTest, DefaultsReadFromTheBuiltInConfig) {
+  StatusOr<KafkaOptions> o = Read("");
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(o->input_topic, "pages");
+  EXPECT_EQ(o->group_id, "pagesieve");
+  EXPECT_EQ(o->output.All().size(), 4u);
+}
+
+TEST(KafkaOptionsTest, PassThroughPropertiesReachLibrdkafka) {
+  StatusOr<KafkaOptions> o = Read("[kafka.common]\n\"client.id\" = \"crawler-7\"\n",
+                                  {"kafka.producer.compression.type=zstd",
+                                   "kafka.consumer.fetch.max.bytes=1048576"});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  auto producer = ProducerConf(*o);
+  auto consumer = ConsumerConf(*o);
+  ASSERT_TRUE(producer.ok() && consumer.ok());
+  EXPECT_EQ(Get(**producer, "compression.type"), "zstd");
+  EXPECT_EQ(Get(**producer, "client.id"), "crawler-7");
+  EXPECT_EQ(Get(**consumer, "client.id"), "crawler-7");
+  EXPECT_EQ(Get(**consumer, "fetch.max.bytes"), "1048576");
+  // What no record being lost rests on is always set.
+  EXPECT_EQ(Get(**producer, "enable.idempotence"), "true");
+  EXPECT_EQ(Get(**producer, "acks"), "-1");
+  EXPECT_EQ(Get(**consumer, "enable.auto.commit"), "false");
+  EXPECT_EQ(Get(**consumer, "partition.assignment.strategy"), "cooperative-sticky");
+}
+
+TEST(KafkaOptionsTest, RefusesOverridesThatWouldLoseRecords) {
+  for (const char* set : {"kafka.consumer.enable.auto.commit=true", "kafka.producer.acks=1",
+                          "kafka.producer.enable.idempotence=false",
+                          "kafka.common.enable.auto.offset.store=true",
+                          "kafka.consumer.partition.assignment.strategy=range"}) {
+    StatusOr<KafkaOptions> o = Read("", {set});
+    ASSERT_FALSE(o.ok()) << set;
+    EXPECT_THAT(o.status().message(), HasSubstr("no record is lost")) << set;
+  }
+}
+
+TEST(KafkaOptionsTest, AnUnknownLibrdkafkaPropertyIsNamed) {
+  StatusOr<KafkaOptions> o = Read("", {"kafka.producer.linger.mss=5"});
+  ASSERT_TRUE(o.ok());
+  auto conf = ProducerConf(*o);
+  ASSERT_FALSE(conf.ok());
+  EXPECT_THAT(conf.status().message(), HasSubstr("linger.mss"));
+}
+
+TEST(KafkaOptionsTest, RefusesAnOutputTopicThatIsTheInput) {
+  StatusOr<KafkaOptions> o = Read("", {"output.duplicate=pages"});
+  ASSERT_FALSE(o.ok());
+  EXPECT_THAT(o.status().message(), HasSubstr("is the input topic"));
+  EXPECT_FALSE(Read("", {"kafka.group_id="}).ok());
+}
+
+TEST(KafkaOptionsTest, OneTopicForAllVerdictsIsValid) {
+  StatusOr<KafkaOptions> o =
+      Read("", {"output.unique=verdicts", "output.duplicate=verdicts", "output.skipped=verdicts"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->output.All().size(), 2u);  // verdicts, and the dead-letter topic
+}
+
+}  // namespace
+}  // namespace pagesieve::kafka

@@ -1,0 +1,89 @@
+#include "run/output_messages.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace pagesieve::run {
+namespace {
+
+using Json = nlohmann::json;
+
+kafka::OutputTopics Topics(bool include_body) { return {"u", "d", "s", "dlq", include_body}; }
+
+ConsumedRecord Input(const std::string& value) {
+  ConsumedRecord r;
+  r.topic = "pages";
+  r.partition = PartitionId(1);
+  r.offset = Offset(7);
+  r.key = "k";
+  r.value = value;
+  return r;
+}
+
+engine::Verdict Unique() {
+  engine::Verdict v;
+  v.event_id = "e";
+  v.kind = engine::VerdictKind::kUnique;
+  return v;
+}
+
+TEST(OutputMessagesTest, IncludeBodyForwardsTheBodyAsSentOnUniqueVerdicts) {
+  const std::string event = R"({"url":"u","body":"<p>caf\u00e9 \"x\"</p>","other":1})";
+  OutputMessage m = VerdictMessage(Unique(), Input(event), Topics(true), "body", "body_base64");
+  Json j = Json::parse(m.value);
+  EXPECT_EQ(j["event_id"], "e");
+  EXPECT_EQ(j["body"], "<p>caf\xc3\xa9 \"x\"</p>");
+  EXPECT_NE(m.value.find(R"("body":"<p>caf\u00e9 \"x\"</p>")"), std::string::npos)
+      << "the body is copied as sent, not re-encoded";
+}
+
+TEST(OutputMessagesTest, IncludeBodyPrefersBase64AndSkipsDuplicates) {
+  const std::string event = R"({"url":"u","body":"text","body_base64":"AAEC"})";
+  Json j = Json::parse(
+      VerdictMessage(Unique(), Input(event), Topics(true), "body", "body_base64").value);
+  EXPECT_EQ(j["body_base64"], "AAEC");
+  EXPECT_FALSE(j.contains("body"));
+  engine::Verdict dup = Unique();
+  dup.kind = engine::VerdictKind::kDuplicate;
+  dup.tier = engine::Tier::kExact;
+  Json d = Json::parse(VerdictMessage(dup, Input(event), Topics(true), "body", "body_base64").value);
+  EXPECT_FALSE(d.contains("body_base64"));
+}
+
+TEST(OutputMessagesTest, WithoutIncludeBodyTheValueIsTheVerdict) {
+  const std::string event = R"({"url":"u","body":"<p>x</p>"})";
+  OutputMessage m = VerdictMessage(Unique(), Input(event), Topics(false), "body", "body_base64");
+  EXPECT_EQ(m.value, engine::EncodeVerdictJson(Unique()));
+  EXPECT_EQ(m.topic, "u");
+  EXPECT_EQ(m.key, "k");
+}
+
+TEST(OutputMessagesTest, SkippedVerdictsGoToTheSkippedTopicWithoutATier) {
+  engine::Verdict v = Unique();
+  v.kind = engine::VerdictKind::kSkipped;
+  OutputMessage m = VerdictMessage(v, Input("{}"), Topics(false), "body", "body_base64");
+  EXPECT_EQ(m.topic, "s");
+  ASSERT_EQ(m.headers.size(), 1u);
+  EXPECT_EQ(m.headers[0].second, "skipped");
+}
+
+TEST(OutputMessagesTest, DeadLetterKeepsKeyValueAndHeadersAndSaysWhy) {
+  ConsumedRecord in = Input("\xff\xfe binary");
+  in.key.reset();
+  in.headers = {{"h", "v"}};
+  OutputMessage m = DeadLetterMessage(in, Status::InvalidArgument("no 'url' field"), Topics(false));
+  EXPECT_EQ(m.topic, "dlq");
+  EXPECT_FALSE(m.key.has_value());
+  EXPECT_EQ(m.value, "\xff\xfe binary");
+  EXPECT_THAT(m.headers, ::testing::ElementsAre(
+                             std::pair<std::string, std::string>("h", "v"),
+                             std::pair<std::string, std::string>(kErrorHeader, "no 'url' field"),
+                             std::pair<std::string, std::string>(kSourceTopicHeader, "pages"),
+                             std::pair<std::string, std::string>(kSourcePartitionHeader, "1"),
+                             std::pair<std::string, std::string>(kSourceOffsetHeader, "7")));
+}
+
+}  // namespace
+}  // namespace pagesieve::run
