@@ -35,12 +35,12 @@ uint64_t ScopeIdCache::Get(std::string_view scope) {
   return id_;
 }
 
-EntryKey::EntryKey(uint64_t scope_id, const Digest128& digest) : size_(24) {
+EntryKey::EntryKey(uint64_t scope_id, const Digest128& digest) : size_(kDigestKeySize) {
   PutId(scope_id, bytes_.data());
   std::memcpy(bytes_.data() + 8, digest.bytes.data(), 16);
 }
 
-EntryKey::EntryKey(uint64_t scope_id, uint64_t simhash) : size_(16) {
+EntryKey::EntryKey(uint64_t scope_id, uint64_t simhash) : size_(kSimHashKeySize) {
   PutId(scope_id, bytes_.data());
   PutId(simhash, bytes_.data() + 8);
 }

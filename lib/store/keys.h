@@ -29,6 +29,10 @@ class ScopeIdCache {
   uint64_t id_ = 0;
 };
 
+// Key sizes: [scope id 8][digest 16] and [scope id 8][simhash 8].
+inline constexpr size_t kDigestKeySize = 24;
+inline constexpr size_t kSimHashKeySize = 16;
+
 // A key of the url, exact or near store, built without allocating.
 class EntryKey {
  public:
@@ -40,7 +44,7 @@ class EntryKey {
   std::string_view view() const { return std::string_view(bytes_.data(), size_); }
 
  private:
-  std::array<char, 24> bytes_{};
+  std::array<char, kDigestKeySize> bytes_{};
   size_t size_ = 0;
 };
 

@@ -1,10 +1,12 @@
 #include "store/rocks_options.h"
 
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/memtablerep.h>
 #include <rocksdb/slice_transform.h>
 #include <rocksdb/table.h>
 
 #include "store/expiry_filter.h"
+#include "store/keys.h"
 #include "store/near_store.h"
 
 namespace pagesieve::store {
@@ -37,15 +39,27 @@ rocksdb::ColumnFamilyOptions Base(const StateEnv::Resources& r, bool filter, boo
   return o;
 }
 
+// Every key of a store is looked up or scanned by a fixed-length prefix (the
+// whole key for point lookups, the probe prefix for SimHash tables), so the
+// memtable is a hash of prefixes: inserts and lookups touch one short bucket
+// instead of descending a skiplist, three times fewer CPU cycles per key
+// measured (docs/state-store.md). The bucket array is charged to the write
+// buffer budget: one bucket per `bytes_per_bucket` of memtable.
+void HashMemtable(rocksdb::ColumnFamilyOptions* o, size_t prefix, size_t bytes_per_bucket) {
+  o->prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(prefix));
+  o->memtable_factory.reset(rocksdb::NewHashLinkListRepFactory(kEntryBuffer / bytes_per_bucket));
+  o->memtable_prefix_bloom_size_ratio = 0.02;
+}
+
 // An entry store: point lookups, most of them misses, so whole-key Bloom
-// filters in every SST and in the memtable.
-rocksdb::ColumnFamilyOptions EntryCf(const StateEnv::Resources& r, Duration ttl, Duration grace,
+// filters in every SST and in the memtable (the prefix is the whole key).
+rocksdb::ColumnFamilyOptions EntryCf(const StateEnv::Resources& r, size_t key_size, Duration ttl,
+                                     Duration grace,
                                      const std::shared_ptr<const DurableWatermark>& wm,
                                      const char* name) {
   rocksdb::ColumnFamilyOptions o = Base(r, true, true);
   o.write_buffer_size = kEntryBuffer;
-  o.memtable_prefix_bloom_size_ratio = 0.02;
-  o.memtable_whole_key_filtering = true;
+  HashMemtable(&o, key_size, 512);
   o.compaction_filter_factory = NewExpiryFilterFactory(wm, ttl, grace, name);
   // Reclaim expired entries even where nothing else triggers a compaction.
   o.periodic_compaction_seconds = 24 * 3600;
@@ -57,10 +71,10 @@ rocksdb::ColumnFamilyOptions EntryCf(const StateEnv::Resources& r, Duration ttl,
 rocksdb::ColumnFamilyOptions TablesCf(const StateEnv::Resources& r, const NearLayout& layout,
                                       Duration ttl,
                                       const std::shared_ptr<const DurableWatermark>& wm) {
-  rocksdb::ColumnFamilyOptions o = EntryCf(r, ttl, NearTableGrace(ttl), wm, "near_tables");
+  rocksdb::ColumnFamilyOptions o =
+      EntryCf(r, layout.key_size(), ttl, NearTableGrace(ttl), wm, "near_tables");
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(TableOptions(r, true, false)));
-  o.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(layout.probe_prefix_size()));
-  o.memtable_whole_key_filtering = false;
+  HashMemtable(&o, layout.probe_prefix_size(), 256);
   return o;
 }
 
@@ -71,6 +85,8 @@ rocksdb::DBOptions MakeDbOptions(const StateEnv::Resources& r) {
   o.create_if_missing = true;
   o.create_missing_column_families = true;
   o.write_buffer_manager = r.write_buffers;
+  // Hash memtables take one writer at a time, which is all a shard has.
+  o.allow_concurrent_memtable_write = false;
   // Every flush covers the same batches in all column families, so even a
   // lost WAL could only cost whole checkpoints (docs/state-store.md).
   o.atomic_flush = true;
@@ -91,9 +107,11 @@ std::vector<rocksdb::ColumnFamilyDescriptor> MakeColumnFamilies(
   rocksdb::ColumnFamilyOptions small = Base(r, false, false);
   small.write_buffer_size = 4ull << 20;
   cfs[kMetaCf] = {CfName(kMetaCf), small};
-  cfs[kUrlCf] = {CfName(kUrlCf), EntryCf(r, s.url_ttl, Duration(0), wm, "url")};
-  cfs[kExactCf] = {CfName(kExactCf), EntryCf(r, s.exact_ttl, Duration(0), wm, "exact")};
-  cfs[kNearCf] = {CfName(kNearCf), EntryCf(r, s.near_ttl, Duration(0), wm, "near")};
+  cfs[kUrlCf] = {CfName(kUrlCf), EntryCf(r, kDigestKeySize, s.url_ttl, Duration(0), wm, "url")};
+  cfs[kExactCf] = {CfName(kExactCf),
+                   EntryCf(r, kDigestKeySize, s.exact_ttl, Duration(0), wm, "exact")};
+  cfs[kNearCf] = {CfName(kNearCf),
+                  EntryCf(r, kSimHashKeySize, s.near_ttl, Duration(0), wm, "near")};
   cfs[kNearTablesCf] = {CfName(kNearTablesCf), TablesCf(r, layout, s.near_ttl, wm)};
   cfs[kBloomCf] = {CfName(kBloomCf), small};
   return cfs;

@@ -1,6 +1,9 @@
 #include "store/rocks_shard.h"
 
+#include <rocksdb/table_properties.h>
+
 #include "store/shard_meta.h"
+#include "store/url_bloom.h"
 
 namespace pagesieve::store {
 namespace {
@@ -28,9 +31,13 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   identity.near_blocks = layout.blocks();
   PS_RETURN_IF_ERROR(CheckOrCreateIdentity(db.get(), identity));
   PS_ASSIGN_OR_RETURN(ShardProgress progress, LoadProgress(db.get()));
+  bool rebuilt = false;
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> bloom,
+                      LoadUrlBloom(db.get(), options, progress.watermark, &rebuilt));
+  if (rebuilt) db->ClearOnCommit(kBloomCf);  // pages of the filter it replaces
   durable->Publish(ToMillis(progress.watermark));
-  std::unique_ptr<RocksShard> shard(
-      new RocksShard(std::move(env), options, layout, std::move(durable), std::move(db)));
+  std::unique_ptr<RocksShard> shard(new RocksShard(
+      std::move(env), options, layout, std::move(durable), std::move(db), std::move(bloom)));
   shard->watermark_ = progress.watermark;
   shard->checkpointed_ = progress.next_offset;
   return std::unique_ptr<Shard>(std::move(shard));
@@ -38,18 +45,21 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
 
 RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
                        const NearLayout& layout, std::shared_ptr<DurableWatermark> durable,
-                       std::unique_ptr<ShardDb> db)
+                       std::unique_ptr<ShardDb> db, std::unique_ptr<TimeDecayedBloom> bloom)
     : env_(std::move(env)),
       options_(options),
       layout_(layout),
       durable_(std::move(durable)),
       db_(std::move(db)),
-      url_(db_.get(), options_.url_ttl, &watermark_),
+      bloom_(std::move(bloom)),
+      url_(db_.get(), bloom_.get(), options_.url_mode, options_.url_ttl, &watermark_),
       exact_(db_.get(), options_.exact_ttl, &watermark_),
       near_(db_.get(), &layout_, options_.near_ttl, &watermark_) {}
 
 void RocksShard::ObserveEventTime(EventTime t) {
-  if (t > watermark_) watermark_ = t;
+  if (t <= watermark_) return;
+  watermark_ = t;
+  bloom_->AdvanceWatermark(t);
 }
 
 StatusOr<UrlLookup> RocksShard::LookupUrl(std::string_view scope, const Digest128& url,
@@ -61,6 +71,7 @@ StatusOr<UrlLookup> RocksShard::LookupUrl(std::string_view scope, const Digest12
 Status RocksShard::RecordUrl(std::string_view scope, const Digest128& url, const Origin& origin,
                              EventTime t, const Digest128& content) {
   PS_RETURN_IF_ERROR(error_);
+  ObserveEventTime(t);
   return url_.Record(scopes_.Get(scope), url, origin, t, content);
 }
 
@@ -74,11 +85,13 @@ StatusOr<std::optional<ContentEntry>> RocksShard::LookupContent(std::string_view
 Status RocksShard::InsertContent(std::string_view scope, const Digest128& content,
                                  const Origin& origin) {
   PS_RETURN_IF_ERROR(error_);
+  ObserveEventTime(origin.event_time);
   return exact_.Insert(scopes_.Get(scope), content, origin);
 }
 
 Status RocksShard::TouchContent(std::string_view scope, const Digest128& content, EventTime t) {
   PS_RETURN_IF_ERROR(error_);
+  ObserveEventTime(t);
   return exact_.Touch(scopes_.Get(scope), content, t);
 }
 
@@ -91,22 +104,26 @@ StatusOr<std::optional<NearMatch>> RocksShard::FindNear(std::string_view scope, 
 
 Status RocksShard::InsertNear(std::string_view scope, uint64_t simhash, const Origin& origin) {
   PS_RETURN_IF_ERROR(error_);
+  ObserveEventTime(origin.event_time);
   return near_.Insert(scopes_.Get(scope), simhash, origin);
 }
 
 Status RocksShard::TouchNear(std::string_view scope, uint64_t simhash, EventTime t) {
   PS_RETURN_IF_ERROR(error_);
+  ObserveEventTime(t);
   return near_.Touch(scopes_.Get(scope), simhash, t);
 }
 
 Status RocksShard::Checkpoint(Offset next_offset) {
   PS_RETURN_IF_ERROR(error_);
   StageProgress(db_.get(), watermark_, next_offset);
+  StageUrlBloom(db_.get(), *bloom_);
   Status s = db_->Commit();
   if (!s.ok()) {
     error_ = s.WithContext("checkpoint failed; reopen the shard to resume from the last one");
     return error_;
   }
+  bloom_->ClearDirty();
   near_.OnCommit();
   checkpointed_ = next_offset;
   s = PublishDurableWatermark();
@@ -146,11 +163,37 @@ StatusOr<uint64_t> RocksShard::CountKeys(Cf cf) {
   return n;
 }
 
+StatusOr<RocksShard::CfFigures> RocksShard::Figures(Cf cf) {
+  rocksdb::DB* db = db_->db();
+  CfFigures f;
+  db->GetIntProperty(db_->handle(cf), "rocksdb.estimate-num-keys", &f.keys);
+  db->GetIntProperty(db_->handle(cf), "rocksdb.live-sst-files-size", &f.sst_bytes);
+  db->GetIntProperty(db_->handle(cf), "rocksdb.size-all-mem-tables", &f.memtable_bytes);
+  rocksdb::TablePropertiesCollection tables;
+  PS_RETURN_IF_ERROR(FromRocks(db->GetPropertiesOfAllTables(db_->handle(cf), &tables),
+                               "shard " + db_->dir() + ": table properties"));
+  for (const auto& [file, props] : tables) {
+    f.index_bytes += props->index_size;
+    f.filter_bytes += props->filter_size;
+  }
+  return f;
+}
+
+Status RocksShard::FlushAll() {
+  std::vector<rocksdb::ColumnFamilyHandle*> all;
+  for (int cf = 0; cf < kNumCfs; ++cf) all.push_back(db_->handle(static_cast<Cf>(cf)));
+  return FromRocks(db_->db()->Flush(rocksdb::FlushOptions(), all),
+                   "shard " + db_->dir() + ": flush");
+}
+
 ShardStats RocksShard::Stats() const {
   ShardStats stats = Shard::Stats();
   stats.fingerprint_version = options_.fingerprint_version;
   stats.near_tables = layout_.tables();
   stats.pending_writes = db_->pending_writes();
+  stats.bloom_memory_bytes = bloom_->MemoryBytes();
+  stats.bloom_fill_ratio = bloom_->FillRatio();
+  stats.bloom_false_positive_rate = bloom_->EstimatedFalsePositiveRate();
   rocksdb::DB* db = db_->db();
   auto property = [&](Cf cf, const char* name) {
     uint64_t v = 0;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "store/bloom/time_decayed_bloom.h"
 #include "store/exact_store.h"
 #include "store/expiry.h"
 #include "store/keys.h"
@@ -61,11 +62,22 @@ class RocksShard final : public Shard {
   // Keys physically stored (checkpointed) in one column family: expired
   // entries not yet compacted away included. Reads the whole family.
   StatusOr<uint64_t> CountKeys(Cf cf);
+  // Sizes of one column family, for benchmarks and capacity planning.
+  struct CfFigures {
+    uint64_t keys = 0;          // RocksDB's estimate
+    uint64_t sst_bytes = 0;     // live SST files
+    uint64_t index_bytes = 0;   // SST index blocks (held in the block cache)
+    uint64_t filter_bytes = 0;  // SST Bloom filter blocks (held in the block cache)
+    uint64_t memtable_bytes = 0;
+  };
+  StatusOr<CfFigures> Figures(Cf cf);
+  // Flushes every memtable to SST files (so Figures() sees all the data).
+  Status FlushAll();
 
  private:
   RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
              const NearLayout& layout, std::shared_ptr<DurableWatermark> durable,
-             std::unique_ptr<ShardDb> db);
+             std::unique_ptr<ShardDb> db, std::unique_ptr<TimeDecayedBloom> bloom);
   // Lets compaction remove what is dead at the watermark just committed,
   // once that watermark cannot be lost (see expiry.h).
   Status PublishDurableWatermark();
@@ -75,6 +87,7 @@ class RocksShard final : public Shard {
   const NearLayout layout_;
   std::shared_ptr<DurableWatermark> durable_;
   std::unique_ptr<ShardDb> db_;
+  std::unique_ptr<TimeDecayedBloom> bloom_;
   EventTime watermark_{};
   std::optional<Offset> checkpointed_;
   ScopeIdCache scopes_;

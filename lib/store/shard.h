@@ -84,7 +84,8 @@ class Shard {
 
   // The largest event time observed so far (the epoch before any).
   virtual EventTime watermark() const = 0;
-  // Raises the watermark to `t` if `t` is later; never lowers it.
+  // Raises the watermark to `t` if `t` is later; never lowers it. (The
+  // RocksDB shard's writes also observe the event time they write.)
   virtual void ObserveEventTime(EventTime t) = 0;
 
   // --- URL store ---

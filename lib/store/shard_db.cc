@@ -116,7 +116,18 @@ StatusOr<rocksdb::Iterator*> ShardDb::DbIterator(Cf cf) {
 }
 
 Status ShardDb::Commit() {
-  rocksdb::WriteBatch batch;
+  size_t bytes = 64;
+  for (const Overlay& overlay : overlay_) {
+    for (const auto& [key, value] : overlay) bytes += key.size() + value.size() + 16;
+  }
+  rocksdb::WriteBatch batch(bytes);  // one allocation instead of a string growing in steps
+  static const std::string kAfterEveryKey(32, '\xff');  // keys of cleared families are shorter
+  for (int cf = 0; cf < kNumCfs; ++cf) {
+    if (clear_[cf]) {
+      PS_RETURN_IF_ERROR(FromRocks(batch.DeleteRange(handles_[cf], "", kAfterEveryKey),
+                                   "shard " + dir_ + ": batch"));
+    }
+  }
   for (int cf = 0; cf < kNumCfs; ++cf) {
     for (const auto& [key, value] : overlay_[cf]) {
       PS_RETURN_IF_ERROR(FromRocks(batch.Put(handles_[cf], ToSlice(key), ToSlice(value)),
@@ -127,6 +138,7 @@ Status ShardDb::Commit() {
   options.sync = sync_;
   PS_RETURN_IF_ERROR(FromRocks(db_->Write(options, &batch), "shard " + dir_ + ": checkpoint"));
   for (Overlay& overlay : overlay_) overlay.clear();
+  clear_.fill(false);
   for (LastRead& last : last_read_) last.valid = false;
   // Iterators keep showing the database as of their creation; renew them.
   for (auto& it : iterators_) {

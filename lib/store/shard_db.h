@@ -42,6 +42,8 @@ class ShardDb {
   // `*value` is valid until the next call on this object.
   Status Get(Cf cf, std::string_view key, std::string_view* value, bool* found);
   void Put(Cf cf, std::string_view key, std::string value);
+  // Deletes every stored key of `cf` in the next commit, before its writes.
+  void ClearOnCommit(Cf cf) { clear_[cf] = true; }
 
   // An iterator over the database (not the overlay) as of the last commit,
   // reused across calls: creating one per probe is slow. Seek before use.
@@ -81,6 +83,7 @@ class ShardDb {
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   std::array<Overlay, kNumCfs> overlay_;
+  std::array<bool, kNumCfs> clear_{};
   std::array<LastRead, kNumCfs> last_read_;
   std::array<std::unique_ptr<rocksdb::Iterator>, kNumCfs> iterators_;
   rocksdb::PinnableSlice scratch_;

@@ -3,7 +3,9 @@
 #include <string>
 
 #include "config/config.h"
+#include "store/bloom/bloom_options.h"
 #include "store/simhash_tables.h"
+#include "store/url_bloom.h"
 
 namespace pagesieve::store {
 namespace {
@@ -39,12 +41,16 @@ Status ValidateConfigured(const ShardOptions& o) {
   PS_RETURN_IF_ERROR(CheckTtl("exact.ttl", o.exact_ttl));
   PS_RETURN_IF_ERROR(CheckTtl("near.ttl", o.near_ttl));
   if (o.url_expected_items < 1) return OutOfRange("url.expected_items", "must be at least 1");
-  if (!(o.url_false_positive_rate > 0.0 && o.url_false_positive_rate < 1.0)) {
-    return OutOfRange("url.false_positive_rate", "must be between 0 and 1 (exclusive)");
+  if (!(o.url_false_positive_rate >= kMinBloomFalsePositiveRate &&
+        o.url_false_positive_rate <= kMaxBloomFalsePositiveRate)) {
+    return OutOfRange("url.false_positive_rate", "must be between 1e-6 and 0.5");
   }
-  if (o.url_bloom_generations < 2 || o.url_bloom_generations > 64) {
-    return OutOfRange("url.bloom_generations", "must be between 2 and 64");
+  if (o.url_bloom_generations < 1 || o.url_bloom_generations > kMaxBloomGenerations) {
+    return OutOfRange("url.bloom_generations", "must be between 1 and 64");
   }
+  // Anything else the filter refuses (a url.ttl shorter than one millisecond
+  // per generation, sizes beyond its limits).
+  PS_RETURN_IF_ERROR(ValidateBloomOptions(UrlBloomOptions(o)).WithContext("config section [url]"));
   return NearLayout::Create(o.near_max_distance, o.near_tables).status();
 }
 
@@ -66,7 +72,8 @@ StatusOr<ShardOptions> ShardOptionsFromConfig(const Config& config) {
   if (items < 1) return OutOfRange("url.expected_items", "must be at least 1");
   o.url_expected_items = static_cast<uint64_t>(items);
   PS_ASSIGN_OR_RETURN(o.url_false_positive_rate, config.GetDouble("url.false_positive_rate"));
-  PS_ASSIGN_OR_RETURN(o.url_bloom_generations, GetIntIn(config, "url.bloom_generations", 2, 64));
+  PS_ASSIGN_OR_RETURN(o.url_bloom_generations,
+                      GetIntIn(config, "url.bloom_generations", 1, kMaxBloomGenerations));
   PS_ASSIGN_OR_RETURN(o.exact_ttl, config.GetDuration("exact.ttl"));
   PS_ASSIGN_OR_RETURN(o.near_ttl, config.GetDuration("near.ttl"));
   PS_ASSIGN_OR_RETURN(o.near_max_distance,

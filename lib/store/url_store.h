@@ -5,26 +5,35 @@
 #include "common/digest.h"
 #include "common/status_or.h"
 #include "common/types.h"
+#include "store/bloom/time_decayed_bloom.h"
 #include "store/shard.h"
 #include "store/shard_db.h"
 #include "store/shard_options.h"
 
 namespace pagesieve::store {
 
-// The URL store of one shard: (scope, URL digest) → origin, last_seen and
-// the last content digest seen at the URL, in the url column family.
+// The URL store of one shard. The time-decayed Bloom filter answers first;
+// in url.mode = exact a hit is confirmed against the exact entry, (scope,
+// URL digest) → origin, last_seen and the last content digest, in the url
+// column family. In url.mode = bloom only the filter is kept.
 // Not thread-safe (part of one shard).
 class UrlStore {
  public:
-  UrlStore(ShardDb* db, Duration ttl, const EventTime* watermark)
-      : db_(db), ttl_(ttl), watermark_(watermark) {}
+  UrlStore(ShardDb* db, TimeDecayedBloom* bloom, UrlMode mode, Duration ttl,
+           const EventTime* watermark)
+      : db_(db), bloom_(bloom), mode_(mode), ttl_(ttl), watermark_(watermark) {}
 
   StatusOr<UrlLookup> Lookup(uint64_t scope_id, const Digest128& url, const OriginFilter& filter);
   Status Record(uint64_t scope_id, const Digest128& url, const Origin& origin, EventTime t,
                 const Digest128& content);
 
  private:
+  StatusOr<UrlLookup> LookupExact(uint64_t scope_id, const Digest128& url,
+                                  const OriginFilter& filter);
+
   ShardDb* db_;
+  TimeDecayedBloom* bloom_;
+  const UrlMode mode_;
   const Duration ttl_;
   const EventTime* watermark_;
 };

@@ -26,12 +26,19 @@ struct Model {
     Origin origin;
     EventTime last_seen;
   };
+  Duration ttl;
+  EventTime watermark{};
   std::map<uint64_t, Entry> entries;  // one scope
 
+  // An insert observes its time, then touches a live entry or replaces it.
   void Insert(uint64_t fp, const Origin& origin) {
-    auto [it, fresh] = entries.try_emplace(fp, Entry{origin, origin.event_time});
-    if (!fresh && origin.event_time > it->second.last_seen)
+    watermark = std::max(watermark, origin.event_time);
+    auto it = entries.find(fp);
+    if (it == entries.end() || it->second.last_seen < watermark - ttl) {
+      entries[fp] = Entry{origin, origin.event_time};
+    } else if (origin.event_time > it->second.last_seen) {
       it->second.last_seen = origin.event_time;
+    }
   }
 
   std::optional<NearMatch> BruteForce(uint64_t q, int max_distance, EventTime watermark,
@@ -78,7 +85,7 @@ void NearStoreTest::CheckAgainstBruteForce(int max_distance, int clusters, int p
   const Duration ttl(5000);
   Open(Options(max_distance, ttl));
   std::mt19937_64 rng(1000 + max_distance);
-  Model model;
+  Model model{ttl};
   std::vector<uint64_t> centers(clusters);
   for (uint64_t& c : centers) c = rng();
   const int total = clusters * per_cluster;

@@ -55,7 +55,9 @@ TEST(ShardOptionsTest, BadValuesNameTheirKey) {
   ExpectErrorNaming({"url.expected_items=0"}, "url.expected_items");
   ExpectErrorNaming({"url.false_positive_rate=1.5"}, "url.false_positive_rate");
   ExpectErrorNaming({"url.false_positive_rate=0"}, "url.false_positive_rate");
-  ExpectErrorNaming({"url.bloom_generations=1"}, "url.bloom_generations");
+  ExpectErrorNaming({"url.bloom_generations=0"}, "url.bloom_generations");
+  ExpectErrorNaming({"url.bloom_generations=65"}, "url.bloom_generations");
+  ExpectErrorNaming({"url.ttl=3ms"}, "[url]");  // shorter than a millisecond per generation
   ExpectErrorNaming({"near.max_distance=9"}, "near.max_distance");
   ExpectErrorNaming({"near.max_distance=-1"}, "near.max_distance");
   ExpectErrorNaming({"near.tables=3"}, "near.tables");

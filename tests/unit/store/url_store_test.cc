@@ -119,3 +119,98 @@ TEST_F(UrlStoreTest, HugeOriginIsRefused) {
 
 }  // namespace
 }  // namespace pagesieve::store
+
+namespace pagesieve::store {
+namespace {
+
+using storetest::DigestOf;
+using storetest::MakeOrigin;
+using storetest::Ms;
+
+class UrlBloomTest : public storetest::ShardTest {
+ protected:
+  ShardOptions Options(UrlMode mode, uint64_t expected_items = 10'000) {
+    ShardOptions o = storetest::TestShardOptions();
+    o.url_mode = mode;
+    o.url_expected_items = expected_items;
+    o.url_ttl = Duration(4000);
+    o.url_bloom_generations = 4;
+    return o;
+  }
+  Status Record(uint64_t url, int64_t t) {
+    return shard_->RecordUrl("a.com", DigestOf(url), MakeOrigin(static_cast<int64_t>(url), Ms(t)),
+                             Ms(t), DigestOf(0));
+  }
+  bool Seen(uint64_t url, std::string_view scope = "a.com") {
+    return shard_->LookupUrl(scope, DigestOf(url)).value().seen;
+  }
+  // URLs 1..n recorded, then how many of the never-recorded n+1..2n are "seen".
+  int FalseHits(int n) {
+    for (int i = 1; i <= n; ++i) EXPECT_TRUE(Record(i, 1000).ok());
+    int hits = 0;
+    for (int i = n + 1; i <= 2 * n; ++i) hits += Seen(i) ? 1 : 0;
+    return hits;
+  }
+};
+
+TEST_F(UrlBloomTest, BloomModeAnswersSeenWithoutAnEntry) {
+  Open(Options(UrlMode::kBloom));
+  ASSERT_TRUE(Record(1, 1000).ok());
+  UrlLookup r = shard_->LookupUrl("a.com", DigestOf(1)).value();
+  EXPECT_TRUE(r.seen);
+  EXPECT_FALSE(r.entry.has_value());
+  EXPECT_FALSE(Seen(1, "b.com"));
+}
+
+// An overfull filter says "maybe" for URLs never seen: bloom mode passes
+// that on, exact mode never does.
+TEST_F(UrlBloomTest, ExactModeTurnsFalsePositivesIntoNotSeen) {
+  Open(Options(UrlMode::kBloom, 10));
+  EXPECT_GT(FalseHits(2000), 0);
+  Close();
+  std::filesystem::remove_all(shard_dir_);
+  Open(Options(UrlMode::kExact, 10));
+  EXPECT_EQ(FalseHits(2000), 0);
+}
+
+TEST_F(UrlBloomTest, BloomModeForgetsWithinOneGenerationAfterTheTtl) {
+  Open(Options(UrlMode::kBloom));
+  ASSERT_TRUE(Record(1, 1000).ok());
+  shard_->ObserveEventTime(Ms(5000));  // last_seen == watermark - ttl: live
+  EXPECT_TRUE(Seen(1));
+  shard_->ObserveEventTime(Ms(1000 + 4000 + 1000));  // ttl + ttl / G later
+  EXPECT_FALSE(Seen(1));
+}
+
+TEST_F(UrlBloomTest, FilterSurvivesCheckpointAndReopen) {
+  Open(Options(UrlMode::kBloom));
+  ASSERT_TRUE(Record(1, 1000).ok());
+  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
+  ASSERT_TRUE(Record(2, 1001).ok());  // never checkpointed
+  Open(Options(UrlMode::kBloom));
+  EXPECT_TRUE(Seen(1));
+  EXPECT_FALSE(Seen(2));
+}
+
+TEST_F(UrlBloomTest, ChangedFilterOptionsRebuildItFromExactEntries) {
+  Open(Options(UrlMode::kExact));
+  for (int i = 1; i <= 50; ++i) ASSERT_TRUE(Record(i, 1000).ok());
+  ASSERT_TRUE(shard_->Checkpoint(Offset(51)).ok());
+  Open(Options(UrlMode::kExact, 20'000));
+  for (int i = 1; i <= 50; ++i) EXPECT_TRUE(Seen(i)) << i;
+  ASSERT_TRUE(shard_->Checkpoint(Offset(51)).ok());  // drops the old filter's pages
+  Open(Options(UrlMode::kExact, 20'000));
+  for (int i = 1; i <= 50; ++i) EXPECT_TRUE(Seen(i)) << i;
+  EXPECT_FALSE(Seen(51));
+}
+
+TEST_F(UrlBloomTest, BloomModeKeepsItsFilterWhenOptionsChange) {
+  Open(Options(UrlMode::kBloom));
+  ASSERT_TRUE(Record(1, 1000).ok());
+  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
+  Open(Options(UrlMode::kBloom, 20'000));
+  EXPECT_TRUE(Seen(1));
+}
+
+}  // namespace
+}  // namespace pagesieve::store

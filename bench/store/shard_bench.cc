@@ -1,0 +1,327 @@
+// Throughput and size of one state shard (docs/state-store.md quotes the
+// figures with the commands that produced them).
+//
+//   shard_bench --dir=/tmp/shard-bench --stages=1000000,10000000 [--ops=200000]
+//               [--scopes=1] [--batch=1000] [--cache_mb=1024] [--buffer_mb=256]
+//
+// For each stage N the shard is filled (through the Shard API, checkpointing
+// every --batch records) until it holds N records, each with a URL, an exact
+// and a SimHash entry; then every store is measured on --ops operations, half
+// on stored records (hits, chosen uniformly over all N) and half on new ones,
+// and so is the whole per-record sequence of the engine. An "op" is one
+// lookup, insert or touch call; checkpoints are inside the timed loops. An
+// existing directory is resumed, so stages can grow one shard step by step.
+#include <sys/resource.h>
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench_records.h"
+#include "store/rocks_shard.h"
+#include "store/state_env.h"
+
+namespace pagesieve::store::bench {
+namespace {
+
+struct Flags {
+  std::string dir = "/tmp/pagesieve-shard-bench";
+  std::vector<uint64_t> stages = {1'000'000};
+  uint64_t ops = 200'000;
+  uint64_t scopes = 1;
+  uint64_t batch = 1000;
+  int cache_mb = 1024;
+  int buffer_mb = 256;
+};
+
+constexpr uint64_t kFresh = uint64_t{1} << 40;  // ids of records made while measuring
+
+[[noreturn]] void Die(const std::string& what) {
+  std::fprintf(stderr, "shard_bench: %s\n", what.c_str());
+  std::exit(1);
+}
+
+void Check(const Status& s) {
+  if (!s.ok()) Die(s.ToString());
+}
+
+Flags ParseFlags(int argc, char** argv) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const size_t eq = arg.find('=');
+    if (arg.rfind("--", 0) != 0 || eq == std::string::npos) Die("bad flag " + arg);
+    const std::string name = arg.substr(2, eq - 2), value = arg.substr(eq + 1);
+    if (name == "dir") {
+      f.dir = value;
+    } else if (name == "stages") {
+      f.stages.clear();
+      for (size_t p = 0; p <= value.size();) {
+        const size_t c = value.find(',', p);
+        f.stages.push_back(std::stoull(value.substr(p, c - p)));
+        p = c == std::string::npos ? value.size() + 1 : c + 1;
+      }
+    } else if (name == "ops") {
+      f.ops = std::stoull(value);
+    } else if (name == "scopes") {
+      f.scopes = std::stoull(value);
+    } else if (name == "batch") {
+      f.batch = std::stoull(value);
+    } else if (name == "cache_mb") {
+      f.cache_mb = std::stoi(value);
+    } else if (name == "buffer_mb") {
+      f.buffer_mb = std::stoi(value);
+    } else {
+      Die("unknown flag " + arg);
+    }
+  }
+  return f;
+}
+
+double CpuSeconds(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// Wall time, the CPU time of this (the shard's) thread, and of the process
+// (which adds RocksDB's flushes and compactions). Per-core rates divide by
+// the thread's CPU time: on a shared machine wall time also counts the
+// time other processes held the core.
+struct Timer {
+  std::chrono::steady_clock::time_point wall = std::chrono::steady_clock::now();
+  double thread = CpuSeconds(CLOCK_THREAD_CPUTIME_ID);
+  double process = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
+
+  std::string Report(double units, const char* unit) const {
+    const double w = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();
+    const double t = CpuSeconds(CLOCK_THREAD_CPUTIME_ID) - thread;
+    const double p = CpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - process;
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "%9.0f %s/s per core (%8.0f per wall s; %.1f s wall, %.1f s thread CPU, %.1f s "
+                  "process CPU)",
+                  units / t, unit, units / w, w, t, p);
+    return buf;
+  }
+};
+
+// Drives one shard: event time advances by 1 ms per record, offsets count up.
+class Driver {
+ public:
+  // Records are spread over six days of event time at the largest stage, as
+  // a crawl spreads them over url.ttl (7 days): the Bloom filter's
+  // generations are sized for that.
+  Driver(Shard* shard, const Flags& flags)
+      : shard_(shard),
+        flags_(flags),
+        spacing_ms_(
+            std::max<int64_t>(1, 6 * 86'400'000 / static_cast<int64_t>(flags.stages.back()))) {}
+
+  uint64_t stored() const { return stored_; }
+  void set_stored(uint64_t n) { stored_ = n; }
+
+  void Fill(uint64_t target) {
+    const Timer timer;
+    const uint64_t from = stored_;
+    for (uint64_t i = from; i < target; ++i) {
+      Insert(MakeRecord(i, flags_.scopes, RecordTime(i, spacing_ms_)));
+      stored_ = i + 1;
+      if (stored_ % flags_.batch == 0) Check(shard_->Checkpoint(Offset(stored_)));
+    }
+    Check(shard_->Checkpoint(Offset(stored_)));
+    std::printf("fill %llu -> %llu: %s\n", static_cast<unsigned long long>(from),
+                static_cast<unsigned long long>(target),
+                timer.Report(static_cast<double>(target - from), "records").c_str());
+  }
+
+  void Insert(const BenchRecord& r) {
+    Check(shard_->RecordUrl(r.scope, r.url, r.origin, r.origin.event_time, r.content));
+    Check(shard_->InsertContent(r.scope, r.content, r.origin));
+    Check(shard_->InsertNear(r.scope, r.simhash, r.origin));
+  }
+
+  // Records for one timed loop: even j a stored record (with a new one in
+  // `fresh`, for pages that copy only part of it), odd j a new one.
+  struct Work {
+    BenchRecord record;
+    BenchRecord fresh;
+    bool stored;
+  };
+  std::vector<Work> Workload(uint64_t n, uint64_t salt) {
+    std::vector<Work> out;
+    out.reserve(n);
+    for (uint64_t j = 0; j < n; ++j) {
+      const bool stored = j % 2 == 0;
+      const uint64_t old = Mix(j ^ salt) % stored_;
+      out.push_back(
+          {stored ? MakeRecord(old, flags_.scopes, RecordTime(old, spacing_ms_)) : Fresh(),
+           stored ? Fresh() : BenchRecord{}, stored});
+    }
+    return out;
+  }
+
+  // Runs `step` over a workload, checkpointing every batch, and prints the
+  // rates; `step` returns how many store calls it made.
+  void Timed(const char* name, uint64_t salt, const std::function<int(const Work&)>& step) {
+    std::vector<Work> work = Workload(flags_.ops, salt);
+    uint64_t ops = 0;
+    const Timer timer;
+    for (uint64_t j = 0; j < work.size(); ++j) {
+      ops += step(work[j]);
+      if ((j + 1) % flags_.batch == 0) Check(shard_->Checkpoint(Offset(++offset_)));
+    }
+    Check(shard_->Checkpoint(Offset(++offset_)));
+    std::printf("  %-7s %s, %.2f ops/record\n", name,
+                timer.Report(static_cast<double>(ops), "ops").c_str(),
+                static_cast<double>(ops) / static_cast<double>(work.size()));
+  }
+
+  // Event time moves on from the last record of the fill, 1 ms per call.
+  EventTime Now() { return RecordTime(stored_, spacing_ms_) + Duration(++clock_); }
+  BenchRecord Fresh() { return MakeRecord(kFresh + fresh_++, flags_.scopes, Now()); }
+
+  Shard* shard_;
+  const Flags& flags_;
+  const int64_t spacing_ms_;
+  uint64_t stored_ = 0;
+  uint64_t fresh_ = 0;
+  int64_t clock_ = 0;
+  int64_t offset_ = int64_t{1} << 50;
+  uint64_t misses_ = 0;  // answers contradicting the workload (must stay 0)
+};
+
+void MeasureStores(Driver& d) {
+  Shard& s = *d.shard_;
+  d.Timed("url", 1, [&](const Driver::Work& w) {
+    const BenchRecord& r = w.record;
+    UrlLookup u = s.LookupUrl(r.scope, r.url).value();
+    d.misses_ += u.seen != w.stored;
+    Check(s.RecordUrl(r.scope, r.url, r.origin, d.Now(), r.content));
+    return 2;
+  });
+  d.Timed("exact", 2, [&](const Driver::Work& w) {
+    const BenchRecord& r = w.record;
+    std::optional<ContentEntry> e = s.LookupContent(r.scope, r.content).value();
+    d.misses_ += e.has_value() != w.stored;
+    Check(e ? s.TouchContent(r.scope, r.content, d.Now())
+            : s.InsertContent(r.scope, r.content, r.origin));
+    return 2;
+  });
+  d.Timed("near", 3, [&](const Driver::Work& w) {
+    const BenchRecord& r = w.record;
+    const uint64_t q =
+        w.stored ? Flip(r.simhash, 1 + static_cast<int>(r.simhash % 3), r.simhash) : r.simhash;
+    std::optional<NearMatch> m = s.FindNear(r.scope, q, 3).value();
+    d.misses_ += m.has_value() != w.stored;
+    Check(m ? s.TouchNear(r.scope, m->simhash, d.Now())
+            : s.InsertNear(r.scope, r.simhash, r.origin));
+    return 2;
+  });
+}
+
+// The engine's sequence for one record: URL, then exact, then near, then
+// insert. New records run all three lookups and three inserts; stored ones
+// come back as a URL revisit, an exact copy at a new URL or a near copy, in turn.
+void MeasureRecords(Driver& d) {
+  Shard& s = *d.shard_;
+  uint64_t turn = 0;
+  d.Timed("record", 4, [&](const Driver::Work& w) {
+    // The page: a new record, or a new one copying the stored record's URL
+    // (kind 0), content (kind 1) or, nearly, its text (kind 2).
+    BenchRecord p = w.stored ? w.fresh : w.record;
+    const int kind = w.stored ? static_cast<int>(turn++ % 3) : -1;
+    if (w.stored) p.scope = w.record.scope;
+    if (kind == 0) p.url = w.record.url;
+    if (kind == 0 || kind == 1) p.content = w.record.content;
+    if (kind == 2) p.simhash = Flip(w.record.simhash, 2, p.simhash);
+    if (s.LookupUrl(p.scope, p.url).value().seen) {
+      d.misses_ += kind != 0;
+      Check(s.RecordUrl(p.scope, p.url, p.origin, d.Now(), p.content));
+      return 2;
+    }
+    if (s.LookupContent(p.scope, p.content).value()) {
+      d.misses_ += kind != 1;
+      Check(s.RecordUrl(p.scope, p.url, p.origin, d.Now(), p.content));
+      Check(s.TouchContent(p.scope, p.content, d.Now()));
+      return 4;
+    }
+    std::optional<NearMatch> m = s.FindNear(p.scope, p.simhash, 3).value();
+    d.misses_ += m.has_value() != (kind == 2);
+    Check(s.RecordUrl(p.scope, p.url, p.origin, d.Now(), p.content));
+    Check(s.InsertContent(p.scope, p.content, p.origin));
+    Check(m ? s.TouchNear(p.scope, m->simhash, d.Now())
+            : s.InsertNear(p.scope, p.simhash, p.origin));
+    return 6;
+  });
+}
+
+void PrintSizes(RocksShard& shard, uint64_t n) {
+  Check(shard.FlushAll());
+  auto per = [n](uint64_t bytes) { return static_cast<double>(bytes) / static_cast<double>(n); };
+  const struct {
+    const char* name;
+    std::vector<Cf> cfs;
+  } stores[] = {{"url", {kUrlCf}}, {"exact", {kExactCf}}, {"near", {kNearCf, kNearTablesCf}}};
+  for (const auto& st : stores) {
+    RocksShard::CfFigures sum;
+    for (Cf cf : st.cfs) {
+      RocksShard::CfFigures f = shard.Figures(cf).value();
+      sum.sst_bytes += f.sst_bytes;
+      sum.index_bytes += f.index_bytes;
+      sum.filter_bytes += f.filter_bytes;
+    }
+    std::printf("  %-6s disk %6.1f B/entry   index+filter %5.1f B/entry (in the block cache)\n",
+                st.name, per(sum.sst_bytes), per(sum.index_bytes + sum.filter_bytes));
+  }
+  const ShardStats stats = shard.Stats();
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf("  bloom  %.2f B/URL in memory (fill %.3f, est. FPR %.4f)\n",
+              per(stats.bloom_memory_bytes), stats.bloom_fill_ratio,
+              stats.bloom_false_positive_rate);
+  std::printf("  total  disk %.1f B/record; process max RSS %.0f MiB\n", per(stats.disk_bytes),
+              usage.ru_maxrss / 1024.0);
+}
+
+int Run(const Flags& flags) {
+  StateEnvOptions env_options;
+  env_options.dir = flags.dir;
+  env_options.block_cache_bytes = static_cast<uint64_t>(flags.cache_mb) << 20;
+  env_options.write_buffer_bytes = static_cast<uint64_t>(flags.buffer_mb) << 20;
+  env_options.sync = false;
+  std::unique_ptr<StateEnv> env = StateEnv::Create(env_options).value();
+  ShardOptions options;
+  options.fingerprint_version = 1;
+  options.url_expected_items = flags.stages.back() + 3 * flags.ops * flags.stages.size();
+  std::unique_ptr<Shard> shard = env->OpenShard("bench", PartitionId(0), options).value();
+  auto* rocks = dynamic_cast<RocksShard*>(shard.get());
+  Driver driver(shard.get(), flags);
+  const int64_t resumed = shard->checkpointed_offset().value_or(Offset(0)).value();
+  driver.set_stored(static_cast<uint64_t>(resumed < (int64_t{1} << 50) ? resumed : 0));
+  for (uint64_t n : flags.stages) {
+    if (n > driver.stored()) driver.Fill(n);
+    std::printf("stage %llu records, %llu scopes, batch %llu:\n",
+                static_cast<unsigned long long>(n), static_cast<unsigned long long>(flags.scopes),
+                static_cast<unsigned long long>(flags.batch));
+    MeasureStores(driver);
+    MeasureRecords(driver);
+    PrintSizes(*rocks, n);
+    if (driver.misses_ != 0)
+      Die(std::to_string(driver.misses_) + " answers contradicted the workload");
+    Check(shard->Checkpoint(Offset(static_cast<int64_t>(driver.stored()))));
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace pagesieve::store::bench
+
+int main(int argc, char** argv) {
+  return pagesieve::store::bench::Run(pagesieve::store::bench::ParseFlags(argc, argv));
+}

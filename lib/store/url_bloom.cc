@@ -1,0 +1,99 @@
+#include "store/url_bloom.h"
+
+#include <string>
+
+#include "store/codec.h"
+#include "store/expiry.h"
+#include "store/keys.h"
+#include "store/shard_meta.h"
+
+namespace pagesieve::store {
+namespace {
+
+constexpr std::string_view kHeaderKey = "bloom_header";
+
+std::string PageKey(uint32_t page_id) {
+  const char k[4] = {static_cast<char>(page_id >> 24), static_cast<char>(page_id >> 16),
+                     static_cast<char>(page_id >> 8), static_cast<char>(page_id)};
+  return std::string(k, 4);
+}
+
+bool SameOptions(const BloomOptions& a, const BloomOptions& b) {
+  return a.expected_items == b.expected_items && a.false_positive_rate == b.false_positive_rate &&
+         a.generations == b.generations && a.ttl == b.ttl && a.page_bytes == b.page_bytes;
+}
+
+Status LoadPages(ShardDb* db, TimeDecayedBloom* bloom) {
+  std::unique_ptr<rocksdb::Iterator> it(
+      db->db()->NewIterator(rocksdb::ReadOptions(), db->handle(kBloomCf)));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const rocksdb::Slice k = it->key();
+    if (k.size() != 4) return Status::Corruption("shard " + db->dir() + ": bad Bloom page key");
+    const uint32_t id = (uint32_t{static_cast<uint8_t>(k[0])} << 24) |
+                        (uint32_t{static_cast<uint8_t>(k[1])} << 16) |
+                        (uint32_t{static_cast<uint8_t>(k[2])} << 8) | static_cast<uint8_t>(k[3]);
+    PS_RETURN_IF_ERROR(bloom->LoadPage(id, std::string_view(it->value().data(), it->value().size()))
+                           .WithContext("shard " + db->dir() + ": Bloom page"));
+  }
+  return FromRocks(it->status(), "shard " + db->dir() + ": Bloom pages");
+}
+
+// Inserts every URL entry into `bloom`; the filter skips the expired ones.
+Status InsertUrlEntries(ShardDb* db, TimeDecayedBloom* bloom) {
+  rocksdb::ReadOptions options;
+  options.total_order_seek = true;  // a full scan, across prefixes
+  std::unique_ptr<rocksdb::Iterator> it(db->db()->NewIterator(options, db->handle(kUrlCf)));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const rocksdb::Slice k = it->key();
+    int64_t last_seen = 0;
+    if (k.size() != kDigestKeySize ||
+        !PeekLastSeen(std::string_view(it->value().data(), it->value().size()), &last_seen)) {
+      return Status::Corruption("shard " + db->dir() + ": malformed URL entry");
+    }
+    const uint64_t scope_id = DecodeFixed64(k.data());
+    const Digest128 url = Digest128::FromView(std::string_view(k.data() + 8, 16));
+    bloom->Insert(UrlBloomKey(scope_id, url), EventTimeFromMillis(last_seen));
+  }
+  return FromRocks(it->status(), "shard " + db->dir() + ": URL entries");
+}
+
+}  // namespace
+
+BloomOptions UrlBloomOptions(const ShardOptions& o) {
+  BloomOptions b;
+  b.expected_items = o.url_expected_items;
+  b.false_positive_rate = o.url_false_positive_rate;
+  b.generations = o.url_bloom_generations;
+  b.ttl = o.url_ttl;
+  return b;
+}
+
+StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadUrlBloom(ShardDb* db, const ShardOptions& options,
+                                                         EventTime watermark, bool* rebuilt) {
+  *rebuilt = false;
+  const BloomOptions wanted = UrlBloomOptions(options);
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> header, GetMeta(db, kHeaderKey));
+  if (header) {
+    PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> stored,
+                        TimeDecayedBloom::Restore(*header));
+    if (SameOptions(stored->options(), wanted) || options.url_mode == UrlMode::kBloom) {
+      PS_RETURN_IF_ERROR(LoadPages(db, stored.get()));
+      stored->AdvanceWatermark(watermark);
+      return stored;
+    }
+  }
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> bloom, TimeDecayedBloom::Create(wanted));
+  bloom->AdvanceWatermark(watermark);
+  PS_RETURN_IF_ERROR(InsertUrlEntries(db, bloom.get()));
+  *rebuilt = true;
+  return bloom;
+}
+
+void StageUrlBloom(ShardDb* db, const TimeDecayedBloom& bloom) {
+  StageMeta(db, kHeaderKey, bloom.EncodeHeader());
+  bloom.ForEachDirtyPage([db](uint32_t page_id, std::string_view bytes) {
+    db->Put(kBloomCf, PageKey(page_id), std::string(bytes));
+  });
+}
+
+}  // namespace pagesieve::store

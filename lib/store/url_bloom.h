@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "common/digest.h"
+#include "common/status_or.h"
+#include "common/types.h"
+#include "store/bloom/time_decayed_bloom.h"
+#include "store/shard_db.h"
+#include "store/shard_options.h"
+
+namespace pagesieve::store {
+
+// The URL store's Bloom filter as the shard keeps it: its header in the
+// metadata and its pages in the bloom column family, both written by every
+// checkpoint (StageUrlBloom) and read back at open (LoadUrlBloom).
+
+BloomOptions UrlBloomOptions(const ShardOptions& options);
+
+// The filter key of a URL in a scope. Both halves are SHA-256 output, so
+// their XOR is uniform, and the same URL in two scopes gets two keys.
+inline uint64_t UrlBloomKey(uint64_t scope_id, const Digest128& url) {
+  return url.Low64() ^ scope_id;
+}
+
+// The filter of the last checkpoint. When there is none, or it was built for
+// other options (url.* changed) and the URL store holds exact entries
+// (url.mode = exact), a new filter is built from the live URL entries and
+// *rebuilt is set: the caller must then have the stale pages deleted at the
+// next checkpoint. In url.mode = bloom the stored filter is the only record
+// of the URLs seen, so it is kept with the options it was built for.
+StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadUrlBloom(ShardDb* db, const ShardOptions& options,
+                                                         EventTime watermark, bool* rebuilt);
+
+// Adds the header and every dirty page to the overlay.
+void StageUrlBloom(ShardDb* db, const TimeDecayedBloom& bloom);
+
+}  // namespace pagesieve::store
