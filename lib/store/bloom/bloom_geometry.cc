@@ -10,14 +10,20 @@ namespace pagesieve::store::bloom {
 namespace {
 
 // The largest load (keys per block) at which one generation with
-// `num_probes` probes stays at `target`. The rate grows with the load, so
+// `num_probes` probes stays at `target`. The rate grows with the load:
+// doubling brackets it (so the table only grows as far as needed), then
 // bisection finds it.
 double MaxKeysPerBlock(double target, int num_probes) {
+  BlockRateTable table(num_probes);
   double lo = 0.0;
-  double hi = kBlockBits;
-  for (int i = 0; i < 44; ++i) {  // to 2^-35 of a block
+  double hi = 1.0;
+  while (hi < kBlockBits && BlockedFalsePositiveRate(hi, table) <= target) {
+    lo = hi;
+    hi *= 2;
+  }
+  for (int i = 0; i < 40; ++i) {  // to 2^-40 of the bracket
     const double mid = 0.5 * (lo + hi);
-    (BlockedFalsePositiveRate(mid, num_probes) <= target ? lo : hi) = mid;
+    (BlockedFalsePositiveRate(mid, table) <= target ? lo : hi) = mid;
   }
   return lo;
 }

@@ -15,33 +15,85 @@ double StandardBloomBitsPerKey(double false_positive_rate) {
   return -std::log2(false_positive_rate) / std::log(2.0);
 }
 
-// Sums, over the number j of keys in the probed block, P(j) times the chance
-// that all probes hit set bits: (1 - q^j)^k with q = (1 - 1/B)^k. Terms run
-// outward from the mode until they stop mattering (at most 12 standard
-// deviations out), each from its neighbour, so the sum costs a few hundred
-// multiplications and one lgamma: sizing calls it thousands of times.
-double BlockedFalsePositiveRate(double keys_per_block, int num_probes) {
+BlockRateTable::BlockRateTable(int num_probes)
+    : num_probes_(num_probes), occupied_(num_probes + 1) {
+  // How many distinct bits k uniform probes hit.
+  distinct_.assign(num_probes + 1, 0.0);
+  distinct_[0] = 1.0;
+  for (int probe = 0; probe < num_probes; ++probe) {
+    for (int d = probe + 1; d >= 1; --d) {
+      distinct_[d] =
+          distinct_[d] * d / kBlockBits + distinct_[d - 1] * (kBlockBits - d + 1) / kBlockBits;
+    }
+    distinct_[0] = 0.0;
+  }
+  for (int d = 0; d <= num_probes; ++d) {
+    occupied_[d].assign(d + 1, 0.0);
+    occupied_[d][0] = 1.0;
+  }
+  rate_.push_back(0.0);  // an empty block reports nothing
+}
+
+// One more key: k more throws into the block. For each d, tracks how many of
+// d given bits are set; the rate for j keys is the chance that all d are,
+// weighted by the chance that a query's probes are d distinct bits.
+void BlockRateTable::Extend() {
+  for (int throws = 0; throws < num_probes_; ++throws) {
+    for (int d = 1; d <= num_probes_; ++d) {
+      std::vector<double>& s = occupied_[d];
+      for (int c = d; c >= 1; --c) {
+        s[c] = s[c] * (kBlockBits - (d - c)) / kBlockBits + s[c - 1] * (d - c + 1) / kBlockBits;
+      }
+      s[0] *= static_cast<double>(kBlockBits - d) / kBlockBits;
+    }
+  }
+  double rate = 0.0;
+  for (int d = 1; d <= num_probes_; ++d) rate += distinct_[d] * occupied_[d][d];
+  rate_.push_back(rate);
+}
+
+// Beyond the point where a block of j keys reports everything, the table
+// stops growing and answers 1. Rounding can keep the sum a few ulps under 1,
+// hence the tolerance; and 2^16 keys in one block leave each bit clear with
+// probability e^-128, so the table never needs to go further.
+double BlockRateTable::At(long keys_in_block) {
+  constexpr double kCertain = 1.0 - 1e-12;
+  constexpr size_t kMaxKeys = size_t{1} << 16;
+  while (static_cast<long>(rate_.size()) <= keys_in_block && rate_.back() < kCertain &&
+         rate_.size() < kMaxKeys) {
+    Extend();
+  }
+  if (keys_in_block < static_cast<long>(rate_.size())) return rate_[keys_in_block];
+  return 1.0;
+}
+
+// Sums P(j keys in the block) * rate(j) outward from the mode until the
+// Poisson terms stop mattering (12 standard deviations), each term from its
+// neighbour so that only one lgamma is needed.
+double BlockedFalsePositiveRate(double keys_per_block, BlockRateTable& table) {
   if (!(keys_per_block > 0)) return 0.0;
   const double lambda = keys_per_block;
-  const double q = BitSurvivesOneKey(num_probes);
-  const auto mode = static_cast<long>(std::floor(lambda));
   const double spread = 12.0 * std::sqrt(lambda) + 12.0;
+  if (table.At(static_cast<long>(std::max(0.0, lambda - spread))) == 1.0) return 1.0;
+  const auto mode = static_cast<long>(std::floor(lambda));
   const double mode_pmf = std::exp(mode * std::log(lambda) - lambda - std::lgamma(mode + 1.0));
-  auto term = [&](long j, double pmf) {
-    return pmf * std::pow(1.0 - std::pow(q, static_cast<double>(j)), num_probes);
-  };
-  double sum = term(mode, mode_pmf);
+  double sum = mode_pmf * table.At(mode);
   double pmf = mode_pmf;
   for (long j = mode + 1; j <= mode + spread; ++j) {
     pmf *= lambda / static_cast<double>(j);
-    sum += term(j, pmf);
+    sum += pmf * table.At(j);
   }
   pmf = mode_pmf;
   for (long j = mode - 1; j >= 0 && j >= mode - spread; --j) {
     pmf *= static_cast<double>(j + 1) / lambda;
-    sum += term(j, pmf);
+    sum += pmf * table.At(j);
   }
   return std::min(sum, 1.0);
+}
+
+double BlockedFalsePositiveRate(double keys_per_block, int num_probes) {
+  BlockRateTable table(num_probes);
+  return BlockedFalsePositiveRate(keys_per_block, table);
 }
 
 // E[1 - q^j] for Poisson j is 1 - exp(-lambda (1 - q)).

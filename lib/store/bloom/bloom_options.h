@@ -27,7 +27,7 @@ struct BloomOptions {
   Duration ttl = std::chrono::days(7);
   // Bytes of bits per persisted page (a power of two, 64 to 1 MiB). Each
   // insert dirties one page; a checkpoint writes every dirty page.
-  size_t page_bytes = 512;
+  size_t page_bytes = 128;
 };
 
 // Limits Create() and Restore() enforce. They keep the arithmetic in 64 bits

@@ -31,10 +31,10 @@ namespace pagesieve::store {
 //
 // At watermark W (the largest event time seen), a key last inserted at t is
 //  - always reported while t >= W - ttl (no false negatives while live);
-//  - never reported once its generation ended at or before W - ttl, that is
-//    from W = t + ttl + ttl / G at the latest;
-//  - in between, reported (the partly expired generation still answers);
-// and a key never inserted is reported with the probability
+//  - no longer answered for once its generation ended at or before W - ttl,
+//    that is from W = t + ttl + ceil(ttl / G) at the latest;
+//  - in between, still reported (its partly expired generation answers);
+// and a key never inserted (or expired) is reported with the probability
 // EstimatedFalsePositiveRate(), at most the configured rate while no
 // generation holds more than its share of expected_items.
 //

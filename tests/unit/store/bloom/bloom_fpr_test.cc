@@ -81,16 +81,16 @@ TEST_P(BloomFprSweepTest, MeasuredRateIsAtOrBelowTheConfiguredRate) {
   o.false_positive_rate = rate;
   o.generations = generations;
   o.page_bytes = 256;
-  const uint64_t queries = static_cast<uint64_t>(std::min(400.0 / rate, 400'000.0));
+  const uint64_t queries = static_cast<uint64_t>(std::min(400.0 / rate, 200'000.0));
   const Measurement m = FillAndProbe(o, queries, items * 31 + generations);
   const double sigma = std::sqrt(rate / static_cast<double>(queries));
   EXPECT_LE(m.rate, rate + 4 * sigma) << "design " << m.design;
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, BloomFprSweepTest,
-                         ::testing::Combine(::testing::Values(100, 10'000, 100'000),
+                         ::testing::Combine(::testing::Values(1'000, 100'000),
                                             ::testing::Values(0.05, 0.01, 0.001),
-                                            ::testing::Values(1, 2, 4, 8)));
+                                            ::testing::Values(1, 3, 8)));
 
 }  // namespace
 }  // namespace pagesieve::store
