@@ -1,6 +1,7 @@
 #include "kafka_test_env.h"
 
 #include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafkacpp.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -72,6 +73,163 @@ Status CreateTopic(const std::string& name, int partitions, std::chrono::millise
     }
   }
   return Status::Ok();
+}
+
+}  // namespace pagesieve::testing
+
+// ---------------------------------------------------------------------------
+// Producing and consuming test messages (C++ API).
+
+namespace pagesieve::testing {
+namespace {
+
+std::unique_ptr<RdKafka::Conf> GlobalConf() {
+  std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
+  std::string err;
+  conf->set("bootstrap.servers", BootstrapServers(), err);
+  return conf;
+}
+
+class CountDeliveries : public RdKafka::DeliveryReportCb {
+ public:
+  void dr_cb(RdKafka::Message& m) override {
+    if (m.err() != RdKafka::ERR_NO_ERROR && first_error.empty()) first_error = m.errstr();
+    ++done;
+  }
+  size_t done = 0;
+  std::string first_error;
+};
+
+TestMessage FromKafka(RdKafka::Message& m) {
+  TestMessage t;
+  t.partition = m.partition();
+  t.offset = m.offset();
+  if (m.key_pointer()) t.key.emplace(static_cast<const char*>(m.key_pointer()), m.key_len());
+  if (m.payload()) t.value.assign(static_cast<const char*>(m.payload()), m.len());
+  if (RdKafka::Headers* h = m.headers()) {
+    for (const auto& header : h->get_all()) {
+      t.headers.emplace_back(header.key(),
+                             std::string(static_cast<const char*>(header.value()),
+                                         header.value_size()));
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+std::optional<std::string> TestMessage::Header(const std::string& name) const {
+  for (const auto& [k, v] : headers) {
+    if (k == name) return v;
+  }
+  return std::nullopt;
+}
+
+Status Produce(const std::string& topic, const std::vector<TestMessage>& messages) {
+  auto conf = GlobalConf();
+  CountDeliveries deliveries;
+  std::string err;
+  conf->set("dr_cb", &deliveries, err);
+  conf->set("enable.idempotence", "true", err);
+  conf->set("message.max.bytes", "20000000", err);
+  conf->set("linger.ms", "20", err);
+  std::unique_ptr<RdKafka::Producer> producer(RdKafka::Producer::create(conf.get(), err));
+  if (!producer) return Status::Internal(err);
+  for (const TestMessage& m : messages) {
+    RdKafka::Headers* headers = RdKafka::Headers::create();
+    for (const auto& [k, v] : m.headers) headers->add(k, v);
+    for (;;) {
+      RdKafka::ErrorCode rc = producer->produce(
+          topic, RdKafka::Topic::PARTITION_UA, RdKafka::Producer::RK_MSG_COPY,
+          const_cast<char*>(m.value.data()), m.value.size(), m.key ? m.key->data() : nullptr,
+          m.key ? m.key->size() : 0, 0, headers, nullptr);
+      if (rc == RdKafka::ERR_NO_ERROR) break;
+      if (rc != RdKafka::ERR__QUEUE_FULL) {
+        delete headers;
+        return Status::Internal(RdKafka::err2str(rc));
+      }
+      producer->poll(100);
+    }
+    producer->poll(0);
+  }
+  if (producer->flush(60000) != RdKafka::ERR_NO_ERROR) {
+    return Status::DeadlineExceeded("produce: flush timed out");
+  }
+  if (!deliveries.first_error.empty()) return Status::Internal(deliveries.first_error);
+  return Status::Ok();
+}
+
+std::vector<TestMessage> ConsumeAll(const std::string& topic, size_t count,
+                                    std::chrono::milliseconds timeout) {
+  auto conf = GlobalConf();
+  std::string err;
+  conf->set("group.id", "reader-" + UniqueTopicName(topic), err);
+  conf->set("enable.auto.commit", "false", err);
+  conf->set("auto.offset.reset", "earliest", err);
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer(
+      RdKafka::KafkaConsumer::create(conf.get(), err));
+  std::vector<TestMessage> out;
+  if (!consumer || consumer->subscribe({topic}) != RdKafka::ERR_NO_ERROR) return out;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (out.size() < count && std::chrono::steady_clock::now() < deadline) {
+    std::unique_ptr<RdKafka::Message> m(consumer->consume(200));
+    if (m->err() == RdKafka::ERR_NO_ERROR) out.push_back(FromKafka(*m));
+  }
+  consumer->close();
+  return out;
+}
+
+StatusOr<int64_t> MessageCount(const std::string& topic) {
+  auto conf = GlobalConf();
+  std::string err;
+  std::unique_ptr<RdKafka::Producer> client(RdKafka::Producer::create(conf.get(), err));
+  if (!client) return Status::Internal(err);
+  std::unique_ptr<RdKafka::Topic> handle(RdKafka::Topic::create(client.get(), topic, nullptr, err));
+  RdKafka::Metadata* raw = nullptr;
+  if (!handle || client->metadata(false, handle.get(), &raw, 10000) != RdKafka::ERR_NO_ERROR) {
+    return Status::Unavailable("no metadata for " + topic);
+  }
+  std::unique_ptr<RdKafka::Metadata> metadata(raw);
+  int64_t total = 0;
+  for (const RdKafka::PartitionMetadata* p : *metadata->topics()->at(0)->partitions()) {
+    int64_t low = 0, high = 0;
+    if (client->query_watermark_offsets(topic, p->id(), &low, &high, 10000) !=
+        RdKafka::ERR_NO_ERROR) {
+      return Status::Unavailable("no watermarks for " + topic);
+    }
+    total += high - low;
+  }
+  return total;
+}
+
+StatusOr<std::vector<TestMessage>> ReadPartition(const std::string& topic, int32_t partition) {
+  auto conf = GlobalConf();
+  std::string err;
+  conf->set("group.id", "reader-" + UniqueTopicName(topic), err);
+  conf->set("enable.auto.commit", "false", err);
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer(
+      RdKafka::KafkaConsumer::create(conf.get(), err));
+  if (!consumer) return Status::Internal(err);
+  int64_t low = 0, high = 0;
+  RdKafka::ErrorCode rc =
+      consumer->query_watermark_offsets(topic, partition, &low, &high, 10000);
+  if (rc != RdKafka::ERR_NO_ERROR) return Status::Unavailable(RdKafka::err2str(rc));
+  std::vector<RdKafka::TopicPartition*> parts = {
+      RdKafka::TopicPartition::create(topic, partition, low)};
+  consumer->assign(parts);
+  RdKafka::TopicPartition::destroy(parts);
+  std::vector<TestMessage> out;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  int64_t next = low;
+  while (next < high && std::chrono::steady_clock::now() < deadline) {
+    std::unique_ptr<RdKafka::Message> m(consumer->consume(200));
+    if (m->err() != RdKafka::ERR_NO_ERROR) continue;
+    next = m->offset() + 1;
+    out.push_back(FromKafka(*m));
+  }
+  consumer->close();
+  if (next < high) return Status::DeadlineExceeded("partition not read to its end");
+  return out;
 }
 
 }  // namespace pagesieve::testing

@@ -1,9 +1,12 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "common/status.h"
+#include "common/status_or.h"
 
 namespace pagesieve::testing {
 
@@ -17,5 +20,30 @@ std::string UniqueTopicName(const std::string& prefix);
 // Creates a topic with the admin API and waits until the broker reports it.
 Status CreateTopic(const std::string& name, int partitions,
                    std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+struct TestMessage {
+  int32_t partition = 0;
+  int64_t offset = 0;
+  std::optional<std::string> key;
+  std::string value;
+  std::vector<std::pair<std::string, std::string>> headers;
+
+  std::optional<std::string> Header(const std::string& name) const;
+};
+
+// Produces `messages` (key, value; partition chosen by key) and waits until
+// every one is acknowledged.
+Status Produce(const std::string& topic, const std::vector<TestMessage>& messages);
+
+// Reads every partition of `topic` from the beginning until `count`
+// messages arrived or `timeout` passed; returns what arrived.
+std::vector<TestMessage> ConsumeAll(const std::string& topic, size_t count,
+                                    std::chrono::milliseconds timeout);
+
+// Messages currently in `topic`: the sum over partitions of end - start.
+StatusOr<int64_t> MessageCount(const std::string& topic);
+
+// Every message of one partition, up to its current end, in offset order.
+StatusOr<std::vector<TestMessage>> ReadPartition(const std::string& topic, int32_t partition);
 
 }  // namespace pagesieve::testing

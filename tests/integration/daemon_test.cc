@@ -1,0 +1,245 @@
+// pagesieve run against a real broker: verdicts equal pagesieve dedup's over
+// each partition, through crashes, shutdowns, broker restarts, bad input and
+// a consumer group of two.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <thread>
+
+#include "daemon_fixture.h"
+
+namespace pagesieve::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+// Runs one daemon over everything produced and stops it once all output is in.
+Published RunToCompletion(DaemonProcess& daemon, size_t records,
+                          const std::function<Published(size_t)>& read) {
+  daemon.Start();
+  Published published = read(records);
+  EXPECT_EQ(daemon.Terminate(), 0) << daemon.Log();
+  return published;
+}
+
+TEST_F(DaemonTest, VerdictsEqualDedupOverEachPartition) {
+  std::vector<TestMessage> stream = LabelledStream({.seed = 3});
+  ASSERT_TRUE(Produce(input_, stream).ok());
+  const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"));
+  DaemonProcess daemon(config, dir_.File("daemon.log"));
+  Published published =
+      RunToCompletion(daemon, stream.size(), [&](size_t n) { return ReadPublished(n); });
+  Expected expected = ExpectVerdicts(config);
+  ASSERT_EQ(expected.records, stream.size());
+  ExpectPublishedEquals(published, expected);
+  // A clean run publishes each verdict once, with where its record came from.
+  for (const auto& [id, copies] : published.verdicts) {
+    ASSERT_EQ(copies.size(), 1u) << id;
+    EXPECT_EQ(copies[0]["source"]["topic"], input_);
+  }
+  EXPECT_THAT(daemon.Log(), HasSubstr("records ("));  // progress lines
+}
+
+TEST_F(DaemonTest, SigkillAtRandomMomentsLosesNothingAndChangesNoVerdict) {
+  std::vector<TestMessage> stream =
+      LabelledStream({.seed = 5, .articles = 30, .sites = 80, .bad_records = 9});
+  ASSERT_TRUE(Produce(input_, stream).ok());
+  // One worker and small batches: the run is long enough to be cut.
+  const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"),
+                                         "batch_records = 8\nthreads = 1\n");
+  // Each crash lands at a random point of progress: when the run has
+  // published a random number of messages more than it found. Messages
+  // include verdicts published again after the previous crash.
+  std::mt19937 rng(20261120);
+  const int64_t total = static_cast<int64_t>(stream.size());
+  for (int crash = 0; crash < 4; ++crash) {
+    DaemonProcess daemon(config, dir_.File("daemon-" + std::to_string(crash) + ".log"));
+    const int64_t before = PublishedCount();
+    const int64_t target = before + 1 + static_cast<int64_t>(rng() % (total / 5));
+    daemon.Start();
+    const auto deadline = std::chrono::steady_clock::now() + seconds(60);
+    while (PublishedCount() < target && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(milliseconds(10));
+    }
+    daemon.Kill();
+    ASSERT_GE(PublishedCount(), target) << "crash " << crash << " came too late:\n"
+                                        << daemon.Log();
+  }
+  DaemonProcess last(config, dir_.File("daemon.log"));
+  last.Start();
+  Published published = ReadPublished(stream.size());
+  ASSERT_EQ(last.Terminate(), 0) << last.Log();
+  ExpectPublishedEquals(published, ExpectVerdicts(config));
+  // Verdicts published before a crash were published again, identical.
+  for (const auto& [id, copies] : published.verdicts) {
+    for (const Json& copy : copies) EXPECT_EQ(copy, copies.front()) << id;
+  }
+}
+
+TEST_F(DaemonTest, SigtermUnderLoadFinishesInFlightRecordsAndExitsZero) {
+  std::vector<TestMessage> stream = LabelledStream({.seed = 7});
+  const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"));
+  DaemonProcess daemon(config, dir_.File("daemon.log"));
+  daemon.Start();
+  // Produce while it runs, and stop it in the middle.
+  std::thread producer([&] { ASSERT_TRUE(Produce(input_, stream).ok()); });
+  std::this_thread::sleep_for(seconds(3));
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_EQ(daemon.Terminate(seconds(40)), 0) << daemon.Log();
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, seconds(35));
+  producer.join();
+  EXPECT_THAT(daemon.Log(), HasSubstr("stopping"));
+  // A second run takes over where the first stopped: nothing repeated or lost.
+  DaemonProcess again(config, dir_.File("daemon.log"));
+  Published published =
+      RunToCompletion(again, stream.size(), [&](size_t n) { return ReadPublished(n); });
+  ExpectPublishedEquals(published, ExpectVerdicts(config));
+  for (const auto& [id, copies] : published.verdicts) EXPECT_EQ(copies.size(), 1u) << id;
+}
+
+TEST_F(DaemonTest, ABrokerRestartInTheMiddleOfARunLosesNothing) {
+  if (std::getenv("PAGESIEVE_TEST_BOOTSTRAP") != nullptr) {
+    GTEST_SKIP() << "restarts the local broker; not done to an external one";
+  }
+  std::vector<TestMessage> stream = LabelledStream({.seed = 13, .articles = 30, .sites = 60});
+  ASSERT_TRUE(Produce(input_, stream).ok());
+  const std::string config =
+      WriteConfig("run", "group-" + input_, dir_.File("state"), "threads = 1\n");
+  DaemonProcess daemon(config, dir_.File("daemon.log"));
+  daemon.Start();
+  const auto deadline = std::chrono::steady_clock::now() + seconds(60);
+  while (PublishedCount() < static_cast<int64_t>(stream.size()) / 5 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  const std::string script = PAGESIEVE_SOURCE_DIR "/scripts/kafka-local";
+  ASSERT_EQ(RunProcess({"/bin/bash", script, "stop"}).exit_code, 0);
+  std::this_thread::sleep_for(seconds(2));  // the daemon meets a broker that is gone
+  ProcessResult started = RunProcess({"/bin/bash", script, "start"});
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  Published published = ReadPublished(stream.size());
+  EXPECT_EQ(daemon.Terminate(), 0) << daemon.Log();
+  ExpectPublishedEquals(published, ExpectVerdicts(config));
+}
+
+TEST_F(DaemonTest, MalformedAndOversizedRecordsGoToTheDeadLetterTopicOrAreTruncated) {
+  std::vector<TestMessage> stream = LabelledStream({.seed = 9, .articles = 8, .sites = 12,
+                                                    .bad_records = 6});
+  ASSERT_TRUE(Produce(input_, stream).ok());
+  // Most real pages are larger than 64 KiB: their verdicts say truncated.
+  const std::string config =
+      WriteConfig("run", "group-" + input_, dir_.File("state")) ;
+  const std::string small = dir_.File("small.toml");
+  WriteFile(small, "max_body_bytes = 65536\n" + ReadFile(config));
+  DaemonProcess daemon(small, dir_.File("daemon.log"));
+  Published published =
+      RunToCompletion(daemon, stream.size(), [&](size_t n) { return ReadPublished(n); });
+  Expected expected = ExpectVerdicts(small);
+  ExpectPublishedEquals(published, expected);
+  EXPECT_EQ(published.dead_letters.size(), 6u);
+  int truncated = 0;
+  for (const auto& [id, copies] : published.verdicts) truncated += copies[0].value("truncated", false);
+  EXPECT_GT(truncated, 0);
+  for (const TestMessage& dead : published.dead_letters) {
+    EXPECT_TRUE(dead.Header("pagesieve-error").has_value());
+    EXPECT_EQ(dead.Header("pagesieve-source-topic"), input_);
+    EXPECT_THAT(dead.Header("origin").value_or(""), HasSubstr("test-"));  // original headers kept
+    EXPECT_THAT(dead.key.value_or(""), HasSubstr("bad-"));                // original key kept
+  }
+}
+
+TEST_F(DaemonTest, AMissingTopicStopsStartUpWithOneClearMessage) {
+  const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"));
+  const std::string missing_input = dir_.File("missing-input.toml");
+  WriteFile(missing_input, ReadFile(config));
+  ProcessResult r = RunPagesieve({"run", "--config", missing_input, "--set",
+                                  "kafka.input_topic=no-such-topic-" + input_});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("input topic 'no-such-topic-"));
+  EXPECT_THAT(r.err, HasSubstr("does not exist"));
+  ProcessResult out = RunPagesieve({"run", "--config", config, "--set",
+                                    "output.duplicate=no-such-output-" + input_});
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_THAT(out.err, HasSubstr("(output.duplicate)"));
+}
+
+TEST_F(DaemonTest, AnUnreachableBrokerStopsStartUpAfterTheTimeout) {
+  const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"));
+  ProcessResult r = RunPagesieve({"run", "--config", config, "--set",
+                                  "kafka.bootstrap_servers=127.0.0.1:1", "--set",
+                                  "kafka.startup_timeout=2s"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("cannot reach Kafka at 127.0.0.1:1 within 2s"));
+}
+
+TEST_F(DaemonTest, AnUnwritableStateDirectoryStopsStartUp) {
+  const std::string config = WriteConfig("run", "group-" + input_, "/proc/pagesieve-state");
+  ProcessResult r = RunPagesieve({"run", "--config", config});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("state directory '/proc/pagesieve-state' is not writable"));
+}
+
+TEST_F(DaemonTest, AnInvalidConfigurationExitsTwo) {
+  const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"));
+  ProcessResult r = RunPagesieve({"run", "--config", config, "--set",
+                                  "kafka.producer.acks=1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("acks"));
+}
+
+TEST_F(DaemonTest, ABackfillExitsAtTheEndWithTheLiveRunsVerdicts) {
+  std::vector<TestMessage> stream = LabelledStream({.seed = 17});
+  ASSERT_TRUE(Produce(input_, stream).ok());
+  const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"));
+  DaemonProcess live(config, dir_.File("live.log"));
+  Published live_published = RunToCompletion(live, stream.size(), [&](size_t n) {
+    return ReadPublished(n);
+  });
+  // The backfill: its own group, state and output topics, the whole topic.
+  const std::string replay = input_ + "-replay";
+  ASSERT_TRUE(CreateTopic(replay, 2).ok());
+  ProcessResult backfill = RunPagesieve(
+      {"run", "--config", config, "--set", "kafka.group_id=backfill-" + input_, "--set",
+       "state.dir=" + dir_.File("backfill-state"), "--set", "output.unique=" + replay, "--set",
+       "output.duplicate=" + replay, "--set", "output.skipped=" + replay, "--from", "earliest",
+       "--until", "end"});
+  ASSERT_EQ(backfill.exit_code, 0) << backfill.err;
+  EXPECT_THAT(backfill.err, HasSubstr("backfill complete: " + std::to_string(stream.size())));
+  std::vector<TestMessage> replayed = ConsumeAll(replay, stream.size(), seconds(60));
+  ASSERT_EQ(replayed.size(), stream.size());
+  for (const TestMessage& m : replayed) {
+    Json v = Json::parse(m.value);
+    const std::vector<Json>& live_copies = live_published.verdicts[v["event_id"]];
+    ASSERT_EQ(live_copies.size(), 1u) << v["event_id"];
+    EXPECT_EQ(v, live_copies[0]);  // source included: the same input records
+  }
+}
+
+TEST_F(DaemonTest, TwoInstancesSplitTheGroupAndTheSurvivorTakesOver) {
+  std::vector<TestMessage> stream = LabelledStream({.seed = 11});
+  const size_t half = stream.size() / 2;
+  const std::vector<TestMessage> first(stream.begin(), stream.begin() + half);
+  const std::vector<TestMessage> second(stream.begin() + half, stream.end());
+  const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"));
+  DaemonProcess a(config, dir_.File("a.log")), b(config, dir_.File("b.log"));
+  a.Start();
+  b.Start();
+  ASSERT_TRUE(Produce(input_, first).ok());
+  ReadPublished(first.size());
+  // Both took part: each was assigned partitions.
+  EXPECT_THAT(a.Log(), HasSubstr("assigned"));
+  EXPECT_THAT(b.Log(), HasSubstr("assigned"));
+  EXPECT_EQ(a.Terminate(), 0) << a.Log();
+  ASSERT_TRUE(Produce(input_, second).ok());
+  Published published = ReadPublished(stream.size());
+  EXPECT_EQ(b.Terminate(), 0) << b.Log();
+  ExpectPublishedEquals(published, ExpectVerdicts(config));
+  for (const auto& [id, copies] : published.verdicts) EXPECT_EQ(copies.size(), 1u) << id;
+}
+
+}  // namespace
+}  // namespace pagesieve::testing
