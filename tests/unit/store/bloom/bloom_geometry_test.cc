@@ -72,9 +72,9 @@ TEST(BloomGeometryTest, GenerationWidthRoundsUp) {
 }
 
 TEST(BloomGeometryTest, DesignRateStaysUnderTheConfiguredRate) {
-  for (uint64_t items : {1ull, 1000ull, 1'000'000ull, 50'000'000ull}) {
-    for (double rate : {0.1, 0.01, 0.001, 1e-5}) {
-      for (int generations : {1, 2, 4, 8, 64}) {
+  for (uint64_t items : {1ull, 1'000'000ull, 50'000'000ull}) {
+    for (double rate : {0.1, 0.01, 1e-4}) {
+      for (int generations : {1, 4, 64}) {
         auto g = ComputeGeometry(Options(items, rate, generations));
         ASSERT_TRUE(g.ok()) << g.status().ToString();
         EXPECT_LE(g->DesignFalsePositiveRate(), kDesignMargin * rate)
