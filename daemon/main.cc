@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string(kVersionString));
   app.require_subcommand(0, 1);
 
-  cli::ConfigFlags config_flags;
+  cli::ConfigFlags& config_flags = cli::ConfigFlags::Global();
   bool print_config = false;
   app.add_flag("--print-config", print_config,
                "Print the merged configuration (defaults, --config, --set) and exit");

@@ -10,7 +10,18 @@ void ConfigFlags::AddTo(CLI::App& app) {
       ->take_all();
 }
 
-StatusOr<Config> ConfigFlags::Load() const { return Config::Load(file, overrides); }
+ConfigFlags& ConfigFlags::Global() {
+  static ConfigFlags global;
+  return global;
+}
+
+StatusOr<Config> ConfigFlags::Load() const {
+  const ConfigFlags& global = Global();
+  if (this == &global) return Config::Load(file, overrides);
+  std::vector<std::string> all = global.overrides;
+  all.insert(all.end(), overrides.begin(), overrides.end());
+  return Config::Load(file ? file : global.file, all);
+}
 
 void PrintError(const Status& status) {
   std::fprintf(stderr, "pagesieve: %s\n", status.message().c_str());

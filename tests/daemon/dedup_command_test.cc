@@ -188,3 +188,25 @@ TEST(DedupCommandTest, AStateDirectoryInUseIsRefused) {
 
 }  // namespace
 }  // namespace pagesieve::testing
+
+namespace pagesieve::testing {
+namespace {
+
+TEST(GlobalConfigFlagsTest, FlagsBeforeTheSubcommandApplyToIt) {
+  // A bad value given before the subcommand is read, not ignored.
+  ProcessResult bad = RunPagesieve({"--set", "scope.key=planet", "dedup", "-q"}, "");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("scope.key"));
+  // Both layers apply, the subcommand's last.
+  const std::string event =
+      Json{{"url", "https://www.example.com/a"}, {"fetched_at", kT0}, {"text", Article(9)}}.dump();
+  ProcessResult r = RunPagesieve(
+      {"--set", "scope.key=global", "dedup", "-q", "--set", "url.strip_www=true"}, event + "\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Json v = Lines(r.out).at(0);
+  EXPECT_EQ(v["scope"], "*");
+  EXPECT_EQ(v["canonical_url"], "https://example.com/a");
+}
+
+}  // namespace
+}  // namespace pagesieve::testing
