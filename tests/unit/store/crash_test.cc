@@ -132,7 +132,7 @@ int64_t CrashTest::CheckOneCheckpoint(std::mt19937_64& rng) {
 TEST_F(CrashTest, EveryKillLeavesExactlyOneCheckpoint) {
   std::mt19937_64 rng(20240601);
   int64_t last = 0;
-  for (int iteration = 0; iteration < 40; ++iteration) {
+  for (int iteration = 0; iteration < 30; ++iteration) {
     Writer writer({STORE_CRASH_WRITER, "write", root_.string()});
     const int lines = 1 + static_cast<int>(rng() % 60);
     for (int k = 0; k < lines; ++k) {

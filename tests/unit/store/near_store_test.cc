@@ -122,7 +122,7 @@ TEST_F(NearStoreTest, MatchesBruteForceAtEveryDistanceUpToThree) {
 }
 
 TEST_F(NearStoreTest, MatchesBruteForceAtEveryDistanceUpToSix) {
-  CheckAgainstBruteForce(6, 60, 10, 80);
+  CheckAgainstBruteForce(6, 60, 10, 50);
 }
 
 TEST_F(NearStoreTest, ClosestMatchWinsOverAnEarlierOne) {
