@@ -44,7 +44,8 @@ rocksdb::ColumnFamilyOptions Base(const StateEnv::Resources& r, bool filter, boo
 // memtable is a hash of prefixes: inserts and lookups touch one short bucket
 // instead of descending a skiplist, three times fewer CPU cycles per key
 // measured (docs/state-store.md). The bucket array is charged to the write
-// buffer budget: one bucket per `bytes_per_bucket` of memtable.
+// buffer budget even while the memtable is empty, so buckets are few: one
+// per `bytes_per_bucket` of memtable, a handful of entries each when full.
 void HashMemtable(rocksdb::ColumnFamilyOptions* o, size_t prefix, size_t bytes_per_bucket) {
   o->prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(prefix));
   o->memtable_factory.reset(rocksdb::NewHashLinkListRepFactory(kEntryBuffer / bytes_per_bucket));
@@ -59,7 +60,7 @@ rocksdb::ColumnFamilyOptions EntryCf(const StateEnv::Resources& r, size_t key_si
                                      const char* name) {
   rocksdb::ColumnFamilyOptions o = Base(r, true, true);
   o.write_buffer_size = kEntryBuffer;
-  HashMemtable(&o, key_size, 512);
+  HashMemtable(&o, key_size, 2048);
   o.compaction_filter_factory = NewExpiryFilterFactory(wm, ttl, grace, name);
   // Reclaim expired entries even where nothing else triggers a compaction.
   o.periodic_compaction_seconds = 24 * 3600;
@@ -74,7 +75,7 @@ rocksdb::ColumnFamilyOptions TablesCf(const StateEnv::Resources& r, const NearLa
   rocksdb::ColumnFamilyOptions o =
       EntryCf(r, layout.key_size(), ttl, NearTableGrace(ttl), wm, "near_tables");
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(TableOptions(r, true, false)));
-  HashMemtable(&o, layout.probe_prefix_size(), 256);
+  HashMemtable(&o, layout.probe_prefix_size(), 512);
   return o;
 }
 
