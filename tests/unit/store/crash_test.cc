@@ -134,12 +134,16 @@ TEST_F(CrashTest, EveryKillLeavesExactlyOneCheckpoint) {
   int64_t last = 0;
   for (int iteration = 0; iteration < 30; ++iteration) {
     Writer writer({STORE_CRASH_WRITER, "write", root_.string()});
+    // Half the kills follow a random line (mid-record or mid-batch), half a
+    // "checkpoint" line, so that they land while the batch is being written.
     const int lines = 1 + static_cast<int>(rng() % 60);
-    for (int k = 0; k < lines; ++k) {
+    const bool at_checkpoint = rng() % 2 == 0;
+    for (int k = 0; k < lines || at_checkpoint; ++k) {
       std::optional<std::string> line = writer.ReadLine();
       ASSERT_TRUE(line.has_value()) << "the writer stopped early (see its stderr)";
+      if (k >= lines && line->starts_with("checkpoint")) break;
     }
-    writer.Kill();  // somewhere after `lines` records: mid-record, mid-batch or mid-write
+    writer.Kill();
     const int64_t next = CheckOneCheckpoint(rng);
     ASSERT_FALSE(HasFailure()) << "after kill " << iteration;
     EXPECT_GE(next, last) << "a kill moved the checkpoint back";

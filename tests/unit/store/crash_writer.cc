@@ -1,7 +1,8 @@
 // The process the crash test kills. Modes:
 //   crash_writer write <state dir>   resume at the shard's checkpoint and apply
 //                                    crash records forever, printing
-//                                    "record <i>" after each
+//                                    "record <i>" after each and
+//                                    "checkpoint <next>" before each checkpoint
 //   crash_writer hold <state dir>    open the shard, print "ready", wait
 // Lines go straight to fd 1, so the parent sees them as they happen.
 #include <unistd.h>
@@ -44,10 +45,11 @@ int Run(const std::string& mode, const std::string& dir) {
   }
   for (int64_t i = shard.checkpointed_offset().value_or(Offset(0)).value();; ++i) {
     if (Status s = storetest::ApplyCrashRecord(shard, i); !s.ok()) return Fail(s);
+    Say("record " + std::to_string(i));
     if (storetest::CheckpointsAfter(i)) {
+      Say("checkpoint " + std::to_string(i + 1));  // a kill on this line lands mid-write
       if (Status s = shard.Checkpoint(Offset(i + 1)); !s.ok()) return Fail(s);
     }
-    Say("record " + std::to_string(i));
   }
 }
 
