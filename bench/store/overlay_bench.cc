@@ -54,42 +54,34 @@ void Check(const rocksdb::Status& s) {
   }
 }
 
-}  // namespace
+struct Setup {
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<std::string> pending;  // written since the last commit
+  std::vector<std::string> reads;    // a third pending, a third stored, a third absent
+  const std::string value = std::string(100, 'v');
+};
 
-int main(int argc, char** argv) {
-  const std::string dir = argc > 1 ? argv[1] : "/tmp/pagesieve-overlay-bench";
-  rocksdb::Options options;
-  options.create_if_missing = true;
-  options.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(12));
-  rocksdb::DestroyDB(dir, options).PermitUncheckedError();
+void Fill(Setup& s, const std::string& dir, const rocksdb::Options& options) {
   rocksdb::DB* raw = nullptr;
   Check(rocksdb::DB::Open(options, dir, &raw));
-  std::unique_ptr<rocksdb::DB> db(raw);
-  const std::string value(100, 'v');
-  for (int i = 0; i < kStored; ++i) Check(db->Put(rocksdb::WriteOptions(), Key(i), value));
-  Check(db->Flush(rocksdb::FlushOptions()));
-
-  std::vector<std::string> pending, reads;
-  for (int i = 0; i < kPending; ++i) pending.push_back(Key(kStored + i));
+  s.db.reset(raw);
+  for (int i = 0; i < kStored; ++i) Check(s.db->Put(rocksdb::WriteOptions(), Key(i), s.value));
+  Check(s.db->Flush(rocksdb::FlushOptions()));
+  for (int i = 0; i < kPending; ++i) s.pending.push_back(Key(kStored + i));
   for (int i = 0; i < kReads; ++i) {
-    reads.push_back(i % 3 == 0   ? pending[i % kPending]
-                    : i % 3 == 1 ? Key(static_cast<uint64_t>(i) * 7 % kStored)
-                                 : Key(10 * kStored + i));
+    s.reads.push_back(i % 3 == 0   ? s.pending[i % kPending]
+                      : i % 3 == 1 ? Key(static_cast<uint64_t>(i) * 7 % kStored)
+                                   : Key(10 * kStored + i));
   }
+}
 
-  std::unordered_map<std::string, std::string> overlay;
-  rocksdb::WriteBatchWithIndex wbwi(rocksdb::BytewiseComparator(), 0, true);
-  Report("write 1000 pending keys: overlay", kPending, [&] {
-    for (const std::string& k : pending) overlay[k] = value;
-  });
-  Report("write 1000 pending keys: WriteBatchWithIndex", kPending, [&] {
-    for (const std::string& k : pending) Check(wbwi.Put(k, value));
-  });
-
+size_t MeasureReads(Setup& s, const std::unordered_map<std::string, std::string>& overlay,
+                    rocksdb::WriteBatchWithIndex& wbwi) {
   size_t found = 0;
   rocksdb::PinnableSlice slice;
+  rocksdb::DB* db = s.db.get();
   Report("point read: overlay, then DB::Get", kReads, [&] {
-    for (const std::string& k : reads) {
+    for (const std::string& k : s.reads) {
       if (overlay.count(k) != 0) {
         ++found;
         continue;
@@ -99,33 +91,62 @@ int main(int argc, char** argv) {
     }
   });
   Report("point read: GetFromBatchAndDB", kReads, [&] {
-    for (const std::string& k : reads) {
+    for (const std::string& k : s.reads) {
       slice.Reset();
-      found += wbwi.GetFromBatchAndDB(db.get(), rocksdb::ReadOptions(), k, &slice).ok();
+      found += wbwi.GetFromBatchAndDB(db, rocksdb::ReadOptions(), k, &slice).ok();
     }
   });
+  return found;
+}
 
+size_t MeasureProbes(Setup& s, const std::unordered_map<std::string, std::string>& overlay,
+                     rocksdb::WriteBatchWithIndex& wbwi) {
+  size_t found = 0;
   rocksdb::ReadOptions scan;
   scan.prefix_same_as_start = true;
+  rocksdb::DB* db = s.db.get();
   std::unique_ptr<rocksdb::Iterator> reused(db->NewIterator(scan));
   Report("prefix probe: reused DB iterator + overlay", kProbes, [&] {
     for (int i = 0; i < kProbes; ++i) {
-      const std::string probe = reads[i].substr(0, 12);
+      const std::string probe = s.reads[i].substr(0, 12);
       for (reused->Seek(probe); reused->Valid(); reused->Next()) ++found;
       found += overlay.count(probe);  // the overlay's probe index is a hash lookup
     }
   });
   Report("prefix probe: NewIteratorWithBase per probe", kProbes, [&] {
     for (int i = 0; i < kProbes; ++i) {
-      const std::string probe = reads[i].substr(0, 12);
+      const std::string probe = s.reads[i].substr(0, 12);
       std::unique_ptr<rocksdb::Iterator> it(
           wbwi.NewIteratorWithBase(db->DefaultColumnFamily(), db->NewIterator(scan)));
       for (it->Seek(probe); it->Valid() && it->key().starts_with(probe); it->Next()) ++found;
     }
   });
+  return found;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string dir = argc > 1 ? argv[1] : "/tmp/pagesieve-overlay-bench";
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(12));
+  rocksdb::DestroyDB(dir, options).PermitUncheckedError();
+  Setup s;
+  Fill(s, dir, options);
+
+  std::unordered_map<std::string, std::string> overlay;
+  rocksdb::WriteBatchWithIndex wbwi(rocksdb::BytewiseComparator(), 0, true);
+  Report("write 1000 pending keys: overlay", kPending, [&] {
+    for (const std::string& k : s.pending) overlay[k] = s.value;
+  });
+  Report("write 1000 pending keys: WriteBatchWithIndex", kPending, [&] {
+    for (const std::string& k : s.pending) Check(wbwi.Put(k, s.value));
+  });
+  size_t found = MeasureReads(s, overlay, wbwi);
+  found += MeasureProbes(s, overlay, wbwi);
   std::printf("(%zu found)\n", found);
-  reused.reset();  // before the database it reads
-  db.reset();
+  s.db.reset();
   rocksdb::DestroyDB(dir, options).PermitUncheckedError();
   return 0;
 }

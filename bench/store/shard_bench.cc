@@ -133,6 +133,10 @@ class Driver {
       Insert(MakeRecord(i, flags_.scopes, RecordTime(i, spacing_ms_)));
       stored_ = i + 1;
       if (stored_ % flags_.batch == 0) Check(shard_->Checkpoint(Offset(stored_)));
+      if (stored_ % 1'000'000 == 0 && stored_ != target) {
+        std::printf("  filled %llu: %s\n", static_cast<unsigned long long>(stored_),
+                    timer.Report(static_cast<double>(stored_ - from), "records").c_str());
+      }
     }
     Check(shard_->Checkpoint(Offset(stored_)));
     std::printf("fill %llu -> %llu: %s\n", static_cast<unsigned long long>(from),
@@ -323,5 +327,6 @@ int Run(const Flags& flags) {
 }  // namespace pagesieve::store::bench
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines show as they come, also in a file
   return pagesieve::store::bench::Run(pagesieve::store::bench::ParseFlags(argc, argv));
 }
