@@ -35,7 +35,6 @@ Origin MakeOrigin(int64_t offset, EventTime t, PartitionId partition = kPartitio
 Digest128 DigestOf(uint64_t n);
 
 inline EventTime Ms(int64_t ms) { return EventTimeFromMillis(ms); }
-inline EventTime Days(int64_t d) { return EventTimeFromMillis(d * 86'400'000); }
 
 // A test with a state directory, an env and helpers to (re)open one shard.
 class ShardTest : public ::testing::Test {
