@@ -12,7 +12,10 @@ namespace pagesieve::testing {
 
 std::string BootstrapServers() {
   const char* env = std::getenv("PAGESIEVE_TEST_BOOTSTRAP");
-  return env != nullptr && *env != '\0' ? env : "127.0.0.1:9092";
+  if (env != nullptr && *env != '\0') return env;
+  // The port scripts/kafka-local was started on (it reads the same variable).
+  const char* port = std::getenv("PAGESIEVE_KAFKA_PORT");
+  return std::string("127.0.0.1:") + (port != nullptr && *port != '\0' ? port : "9092");
 }
 
 std::string UniqueTopicName(const std::string& prefix) {

@@ -11,7 +11,8 @@
 namespace pagesieve::testing {
 
 // The broker integration tests talk to: $PAGESIEVE_TEST_BOOTSTRAP, or the
-// local broker that scripts/kafka-local runs (127.0.0.1:9092).
+// local broker that scripts/kafka-local runs (127.0.0.1:$PAGESIEVE_KAFKA_PORT,
+// default 9092).
 std::string BootstrapServers();
 
 // A topic name no earlier run used, so tests never see each other's data.
