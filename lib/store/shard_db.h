@@ -34,6 +34,10 @@ class ShardDb {
   static StatusOr<std::unique_ptr<ShardDb>> Open(
       const std::string& dir, const rocksdb::DBOptions& db_options,
       const std::vector<rocksdb::ColumnFamilyDescriptor>& families, bool sync);
+  // Opens an existing shard for reading only (shard_db_read_only.cc): no
+  // LOCK taken and nothing written, so a running pagesieve may hold the
+  // shard. It shows the last checkpoint as of the call; Commit() fails.
+  static StatusOr<std::unique_ptr<ShardDb>> OpenReadOnly(const std::string& dir);
   ~ShardDb();
   ShardDb(const ShardDb&) = delete;
   ShardDb& operator=(const ShardDb&) = delete;

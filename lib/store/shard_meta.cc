@@ -104,6 +104,13 @@ Status CheckOrCreateIdentity(ShardDb* db, const ShardIdentity& wanted) {
   return db->Commit();
 }
 
+StatusOr<std::optional<ShardIdentity>> ReadIdentity(ShardDb* db) {
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> stored, GetMeta(db, kIdentityKey));
+  if (!stored) return std::optional<ShardIdentity>();
+  PS_ASSIGN_OR_RETURN(ShardIdentity identity, DecodeIdentity(*stored));
+  return std::optional<ShardIdentity>(identity);
+}
+
 StatusOr<ShardProgress> LoadProgress(ShardDb* db) {
   ShardProgress progress;
   PS_ASSIGN_OR_RETURN(std::optional<std::string> wm, GetMeta(db, kWatermarkKey));

@@ -33,6 +33,11 @@ struct ShardProgress {
 // the shard, when they differ; Corruption when data exists without identity.
 Status CheckOrCreateIdentity(ShardDb* db, const ShardIdentity& wanted);
 
+// The stored identity, without comparing it to anything (for inspection);
+// empty for a shard that has none yet. Of another storage format only
+// format_version is filled in.
+StatusOr<std::optional<ShardIdentity>> ReadIdentity(ShardDb* db);
+
 StatusOr<ShardProgress> LoadProgress(ShardDb* db);
 // Adds the progress to the overlay, to be committed with the batch.
 void StageProgress(ShardDb* db, EventTime watermark, Offset next_offset);

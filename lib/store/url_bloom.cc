@@ -18,11 +18,6 @@ std::string PageKey(uint32_t page_id) {
   return std::string(k, 4);
 }
 
-bool SameOptions(const BloomOptions& a, const BloomOptions& b) {
-  return a.expected_items == b.expected_items && a.false_positive_rate == b.false_positive_rate &&
-         a.generations == b.generations && a.ttl == b.ttl && a.page_bytes == b.page_bytes;
-}
-
 Status LoadPages(ShardDb* db, TimeDecayedBloom* bloom) {
   std::unique_ptr<rocksdb::Iterator> it(
       db->db()->NewIterator(rocksdb::ReadOptions(), db->handle(kBloomCf)));
@@ -59,6 +54,11 @@ Status InsertUrlEntries(ShardDb* db, TimeDecayedBloom* bloom) {
 
 }  // namespace
 
+bool SameBloomOptions(const BloomOptions& a, const BloomOptions& b) {
+  return a.expected_items == b.expected_items && a.false_positive_rate == b.false_positive_rate &&
+         a.generations == b.generations && a.ttl == b.ttl && a.page_bytes == b.page_bytes;
+}
+
 BloomOptions UrlBloomOptions(const ShardOptions& o) {
   BloomOptions b;
   b.expected_items = o.url_expected_items;
@@ -80,7 +80,7 @@ StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadUrlBloom(ShardDb* db, const Shar
   if (header) {
     PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> stored,
                         TimeDecayedBloom::Restore(*header));
-    if (SameOptions(stored->options(), wanted) || options.url_mode == UrlMode::kBloom) {
+    if (SameBloomOptions(stored->options(), wanted) || options.url_mode == UrlMode::kBloom) {
       PS_RETURN_IF_ERROR(LoadPages(db, stored.get()));
       stored->AdvanceWatermark(watermark);
       return stored;
@@ -91,6 +91,15 @@ StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadUrlBloom(ShardDb* db, const Shar
   PS_RETURN_IF_ERROR(InsertUrlEntries(db, bloom.get()));
   *rebuilt = true;
   return bloom;
+}
+
+StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadStoredUrlBloom(ShardDb* db, EventTime watermark) {
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> header, GetMeta(db, kHeaderKey));
+  if (!header) return std::unique_ptr<TimeDecayedBloom>();
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> stored, TimeDecayedBloom::Restore(*header));
+  PS_RETURN_IF_ERROR(LoadPages(db, stored.get()));
+  stored->AdvanceWatermark(watermark);
+  return stored;
 }
 
 void StageUrlBloom(ShardDb* db, const TimeDecayedBloom& bloom) {

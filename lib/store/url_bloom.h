@@ -33,6 +33,14 @@ inline uint64_t UrlBloomKey(uint64_t scope_id, const Digest128& url) {
 StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadUrlBloom(ShardDb* db, const ShardOptions& options,
                                                          EventTime watermark, bool* rebuilt);
 
+// The filter of the last checkpoint exactly as stored, whatever the options
+// (for inspection: never rebuilt), advanced to `watermark`; null when the
+// shard stores none.
+StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadStoredUrlBloom(ShardDb* db, EventTime watermark);
+
+// Whether a filter built for `a` answers like one built for `b`.
+bool SameBloomOptions(const BloomOptions& a, const BloomOptions& b);
+
 // Adds the header and every dirty page to the overlay.
 void StageUrlBloom(ShardDb* db, const TimeDecayedBloom& bloom);
 

@@ -1,0 +1,159 @@
+#include "store/shard_inspector.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "store/bloom/time_decayed_bloom.h"
+#include "store/codec.h"
+#include "store/expiry.h"
+#include "store/shard_db.h"
+#include "store/shard_meta.h"
+#include "store/url_bloom.h"
+
+namespace pagesieve::store {
+namespace {
+
+uint64_t IntProperty(ShardDb* db, Cf cf, const char* name) {
+  uint64_t v = 0;
+  return db->db()->GetIntProperty(db->handle(cf), name, &v) ? v : 0;
+}
+
+// Every regular file under `dir`; what the shard costs on disk. Files a
+// running writer deletes meanwhile are skipped, not errors.
+uint64_t DirectoryBytes(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  uint64_t total = 0;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code size_ec;
+    if (!it->is_regular_file(size_ec)) continue;
+    const uintmax_t size = it->file_size(size_ec);
+    if (!size_ec) total += size;
+  }
+  return total;
+}
+
+StatusOr<ShardIdentityInfo> CheckIdentity(ShardDb* db) {
+  PS_ASSIGN_OR_RETURN(std::optional<ShardIdentity> stored, ReadIdentity(db));
+  if (!stored) {
+    return Status::FailedPrecondition("shard " + db->dir() +
+                                      " has no identity yet (created, never used)");
+  }
+  if (stored->format_version != kFormatVersion) {
+    return Status::FailedPrecondition(
+        "shard " + db->dir() + " uses storage format " + std::to_string(stored->format_version) +
+        ", this build reads format " + std::to_string(kFormatVersion));
+  }
+  ShardIdentityInfo info;
+  info.format_version = stored->format_version;
+  info.fingerprint_version = stored->fingerprint_version;
+  info.near_max_distance = static_cast<int>(stored->near_max_distance);
+  info.near_blocks = static_cast<int>(stored->near_blocks);
+  return info;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<ShardInspector>> ShardInspector::Open(const std::string& dir,
+                                                               const ShardOptions& configured) {
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<ShardDb> db, ShardDb::OpenReadOnly(dir));
+  PS_ASSIGN_OR_RETURN(ShardIdentityInfo identity, CheckIdentity(db.get()));
+  PS_ASSIGN_OR_RETURN(NearLayout layout,
+                      NearLayout::FromBlocks(identity.near_max_distance, identity.near_blocks));
+  PS_ASSIGN_OR_RETURN(ShardProgress progress, LoadProgress(db.get()));
+  identity.near_tables = layout.tables();
+  std::unique_ptr<ShardInspector> inspector(
+      new ShardInspector(std::move(db), configured, layout));  // private constructor
+  inspector->identity_ = identity;
+  inspector->watermark_ = progress.watermark;
+  inspector->checkpointed_ = progress.next_offset;
+  return inspector;
+}
+
+ShardInspector::ShardInspector(std::unique_ptr<ShardDb> db, const ShardOptions& configured,
+                               const NearLayout& layout)
+    : db_(std::move(db)), configured_(configured), layout_(layout) {}
+
+ShardInspector::~ShardInspector() = default;
+
+const std::string& ShardInspector::dir() const { return db_->dir(); }
+
+StatusOr<const TimeDecayedBloom*> ShardInspector::Bloom() {
+  if (!bloom_loaded_) {
+    PS_ASSIGN_OR_RETURN(bloom_, LoadStoredUrlBloom(db_.get(), watermark_));
+    bloom_loaded_ = true;
+  }
+  return static_cast<const TimeDecayedBloom*>(bloom_.get());
+}
+
+StatusOr<ShardReport> ShardInspector::Report() {
+  ShardReport r;
+  r.dir = dir();
+  r.identity = identity_;
+  r.watermark = watermark_;
+  r.checkpointed_offset = checkpointed_;
+  StoreFigures* stores[] = {&r.url, &r.exact, &r.near, &r.near_tables};
+  const Cf cfs[] = {kUrlCf, kExactCf, kNearCf, kNearTablesCf};
+  for (size_t i = 0; i < std::size(cfs); ++i) {
+    stores[i]->estimated_entries = IntProperty(db_.get(), cfs[i], "rocksdb.estimate-num-keys");
+    stores[i]->sst_bytes = IntProperty(db_.get(), cfs[i], "rocksdb.live-sst-files-size");
+  }
+  for (int cf = 0; cf < kNumCfs; ++cf) {
+    r.sst_bytes += IntProperty(db_.get(), static_cast<Cf>(cf), "rocksdb.live-sst-files-size");
+  }
+  r.dir_bytes = DirectoryBytes(r.dir);
+  PS_ASSIGN_OR_RETURN(const TimeDecayedBloom* bloom, Bloom());
+  if (bloom) {
+    BloomFigures b;
+    b.options = bloom->options();
+    b.matches_config = SameBloomOptions(b.options, UrlBloomOptions(configured_));
+    b.memory_bytes = bloom->MemoryBytes();
+    b.fill_ratio = bloom->FillRatio();
+    b.estimated_false_positive_rate = bloom->EstimatedFalsePositiveRate();
+    b.live_generations = bloom->live_generations();
+    r.bloom = b;
+  }
+  return r;
+}
+
+StatusOr<StoreFigures> ShardInspector::Count(int cf, std::optional<Duration> ttl) {
+  rocksdb::ReadOptions options;
+  options.total_order_seek = true;
+  options.fill_cache = false;  // one pass over everything: keep the cache for lookups
+  std::unique_ptr<rocksdb::Iterator> it(
+      db_->db()->NewIterator(options, db_->handle(static_cast<Cf>(cf))));
+  StoreFigures f;
+  uint64_t stored = 0, live = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    ++stored;
+    int64_t last_seen = 0;
+    if (ttl && PeekLastSeen(std::string_view(it->value().data(), it->value().size()), &last_seen) &&
+        IsLive(EventTimeFromMillis(last_seen), watermark_, *ttl)) {
+      ++live;
+    }
+  }
+  PS_RETURN_IF_ERROR(FromRocks(it->status(), "shard " + dir() + ": scan"));
+  f.stored = stored;
+  if (ttl) f.live = live;
+  return f;
+}
+
+Status ShardInspector::CountEntries(ShardReport* report) {
+  struct Job {
+    StoreFigures* figures;
+    Cf cf;
+    std::optional<Duration> ttl;
+  };
+  const Job jobs[] = {{&report->url, kUrlCf, configured_.url_ttl},
+                      {&report->exact, kExactCf, configured_.exact_ttl},
+                      {&report->near, kNearCf, configured_.near_ttl},
+                      {&report->near_tables, kNearTablesCf, std::nullopt}};
+  for (const Job& job : jobs) {
+    PS_ASSIGN_OR_RETURN(StoreFigures counted, Count(job.cf, job.ttl));
+    job.figures->stored = counted.stored;
+    job.figures->live = counted.live;
+  }
+  return Status::Ok();
+}
+
+}  // namespace pagesieve::store

@@ -1,0 +1,150 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/digest.h"
+#include "common/status_or.h"
+#include "common/types.h"
+#include "store/bloom/bloom_options.h"
+#include "store/shard.h"
+#include "store/shard_options.h"
+#include "store/simhash_tables.h"
+
+namespace pagesieve::store {
+
+class ShardDb;
+class TimeDecayedBloom;
+
+// What a shard was created as (stored in it, checked at every open).
+struct ShardIdentityInfo {
+  int64_t format_version = 0;
+  int64_t fingerprint_version = 0;
+  int near_max_distance = 0;
+  int near_blocks = 0;
+  int near_tables = 0;
+};
+
+// One store's figures. RocksDB's estimate is cheap and counts expired
+// entries not yet compacted away (and overwritten keys more than once); a
+// scan (ShardInspector::CountEntries) gives exact numbers.
+struct StoreFigures {
+  uint64_t estimated_entries = 0;
+  uint64_t sst_bytes = 0;
+  std::optional<uint64_t> stored;  // keys on disk, from a scan
+  std::optional<uint64_t> live;    // of those, live at the watermark (entry stores only)
+};
+
+// The URL Bloom filter as the last checkpoint stored it.
+struct BloomFigures {
+  BloomOptions options;         // what it was built for
+  bool matches_config = false;  // false: url.mode = exact rebuilds it at the next open
+  uint64_t memory_bytes = 0;
+  double fill_ratio = 0;
+  double estimated_false_positive_rate = 0;
+  int live_generations = 0;
+};
+
+// Figures of one shard for operators.
+struct ShardReport {
+  std::string dir;
+  ShardIdentityInfo identity;
+  EventTime watermark{};
+  std::optional<Offset> checkpointed_offset;  // next input offset; empty before any checkpoint
+  StoreFigures url, exact, near, near_tables;
+  uint64_t sst_bytes = 0;  // live SST files of every column family
+  uint64_t dir_bytes = 0;  // every file in the directory: SSTs, WAL, manifest
+  std::optional<BloomFigures> bloom;
+};
+
+// A stored entry, live or not, judged at the shard's watermark with the
+// configured TTL of its store.
+template <typename Entry>
+struct Inspected {
+  Entry entry;
+  bool live = false;
+  EventTime live_until{};  // the watermark past which it is dead: last_seen + ttl
+};
+
+// What the URL store holds for one (scope, URL digest).
+struct UrlInspection {
+  std::optional<bool> bloom_may_contain;     // empty: the shard stores no filter
+  std::optional<Inspected<UrlEntry>> entry;  // url.mode = exact only
+};
+
+// A read-only view of one shard on disk, for `pagesieve state`.
+//
+// Opens RocksDB read-only: it takes no LOCK and writes nothing (not even an
+// info log), so it works on the shards of a running pagesieve and shows
+// their last checkpoint as of Open(). Unlike RocksShard it never rebuilds
+// anything and returns expired entries too, marked as such. Entries are
+// judged with the TTLs of `configured` (TTLs are configuration, not stored).
+//
+// Not thread-safe; cheap to open and close one shard after another.
+class ShardInspector {
+ public:
+  // NotFound when `dir` holds no database; FailedPrecondition when it is
+  // not a pagesieve shard or of another storage format.
+  static StatusOr<std::unique_ptr<ShardInspector>> Open(const std::string& dir,
+                                                        const ShardOptions& configured);
+  ~ShardInspector();
+  ShardInspector(const ShardInspector&) = delete;
+  ShardInspector& operator=(const ShardInspector&) = delete;
+
+  const std::string& dir() const;
+  const ShardIdentityInfo& identity() const { return identity_; }
+  EventTime watermark() const { return watermark_; }
+  std::optional<Offset> checkpointed_offset() const { return checkpointed_; }
+
+  // Identity, progress, RocksDB's estimates and sizes, and the Bloom filter
+  // (loaded from its pages: about 1.2 bytes per expected URL at 1 %).
+  StatusOr<ShardReport> Report();
+  // Fills `stored` and `live` of each store by scanning every key.
+  Status CountEntries(ShardReport* report);
+
+  StatusOr<UrlInspection> InspectUrl(std::string_view scope, const Digest128& url);
+  StatusOr<std::optional<Inspected<ContentEntry>>> InspectContent(std::string_view scope,
+                                                                  const Digest128& content);
+  // Every stored SimHash of the scope within `max_distance` (0..64), live or
+  // not, closest first, then earliest origin: the first live one is what
+  // FindNear() answers. Up to the shard's near.max_distance the SimHash
+  // tables find them; beyond it every entry of the scope is scanned.
+  StatusOr<std::vector<Inspected<NearMatch>>> InspectNear(std::string_view scope, uint64_t simhash,
+                                                          int max_distance);
+
+ private:
+  ShardInspector(std::unique_ptr<ShardDb> db, const ShardOptions& configured,
+                 const NearLayout& layout);
+  StatusOr<const TimeDecayedBloom*> Bloom();
+  StatusOr<std::vector<uint64_t>> TableCandidates(uint64_t scope_id, uint64_t simhash,
+                                                  int max_distance);
+  StatusOr<std::vector<uint64_t>> ScopeCandidates(uint64_t scope_id, uint64_t simhash,
+                                                  int max_distance);
+  StatusOr<StoreFigures> Count(int cf, std::optional<Duration> ttl);
+
+  std::unique_ptr<ShardDb> db_;
+  const ShardOptions configured_;
+  const NearLayout layout_;
+  ShardIdentityInfo identity_;
+  EventTime watermark_{};
+  std::optional<Offset> checkpointed_;
+  bool bloom_loaded_ = false;
+  std::unique_ptr<TimeDecayedBloom> bloom_;  // null when the shard stores none
+};
+
+// A shard directory under a state directory.
+struct ShardDirEntry {
+  std::string name;  // "<topic>-<partition>", or "dedup" for pagesieve dedup
+  std::string path;
+};
+
+// The shards under `state_dir`: its subdirectories holding a RocksDB
+// database, ordered by name with partition numbers compared as numbers.
+// `state_dir` itself when it is a shard. NotFound when it does not exist.
+StatusOr<std::vector<ShardDirEntry>> FindShards(const std::string& state_dir);
+
+}  // namespace pagesieve::store
