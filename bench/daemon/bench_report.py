@@ -1,0 +1,80 @@
+"""Figures from runs: medians and spreads, percentiles, the table and JSON."""
+
+import statistics
+
+MB = 1e6
+MIB = 1024 * 1024
+
+
+def percentile(values, p):
+    """Nearest-rank percentile (p in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * p // 100))  # ceil
+    return ordered[int(rank) - 1]
+
+
+def throughput_row(label, runs, stream):
+    """Median and spread of a group of runs of one kind and thread count."""
+    walls = [r.wall_s for r in runs]
+    cpus = [r.usage.cpu_s for r in runs]
+    rss = [r.usage.maxrss_kib for r in runs]
+    wall = statistics.median(walls)
+    cpu = statistics.median(cpus)
+    return {
+        "label": label,
+        "runs": len(runs),
+        "wall_s": wall, "wall_s_min": min(walls), "wall_s_max": max(walls),
+        "cpu_s": cpu,
+        "pages_per_s": stream.events / wall,
+        "html_mb_per_s": stream.html_bytes / MB / wall,
+        "pages_per_cpu_s": stream.events / cpu,
+        "pages_per_cpu_s_min": stream.events / max(cpus),
+        "pages_per_cpu_s_max": stream.events / min(cpus),
+        "peak_rss_mib": max(rss) / 1024.0,
+        "vmhwm_sampled_mib": max(r.usage.vmhwm_kib for r in runs) / 1024.0,
+    }
+
+
+def latency_summary(result):
+    def figures(values):
+        return {"p50_ms": percentile(values, 50), "p99_ms": percentile(values, 99),
+                "max_ms": max(values)}
+    return {
+        "rate_per_s": result.rate,
+        "events": result.sent,
+        "to_verdict_produced": figures(result.to_produced_ms),
+        "to_verdict_consumed": figures(result.to_consumed_ms),
+        "daemon_peak_rss_mib": result.usage.maxrss_kib / 1024.0,
+    }
+
+
+def format_table(report):
+    s = report["stream"]
+    lines = [
+        "pagesieve end-to-end benchmark: %d events, %.1f MB of HTML (%.1f MB of JSONL), "
+        "%d cores, load average %s before, %s after" % (
+            s["events"], s["html_bytes"] / MB, s["file_bytes"] / MB, report["cores"],
+            report["load_before"], report["load_after"]),
+        "%-22s %4s %22s %8s %9s %11s %13s" % (
+            "", "runs", "wall s (median, range)", "pages/s", "MB/s HTML", "pages/CPU-s",
+            "peak RSS MiB"),
+    ]
+    for row in report["throughput"]:
+        lines.append("%-22s %4d %7.2f (%5.2f-%5.2f) %8.1f %9.1f %11.1f %13.0f" % (
+            row["label"], row["runs"], row["wall_s"], row["wall_s_min"], row["wall_s_max"],
+            row["pages_per_s"], row["html_mb_per_s"], row["pages_per_cpu_s"],
+            row["peak_rss_mib"]))
+    ratio = report.get("ratio")
+    if ratio:
+        lines.append("run / dedup: %.2f by wall time (pages/s), %.2f by CPU (pages/CPU-s); "
+                     "target >= 0.80" % (ratio["pages_per_s"], ratio["pages_per_cpu_s"]))
+    lat = report.get("latency")
+    if lat:
+        p, c = lat["to_verdict_produced"], lat["to_verdict_consumed"]
+        lines.append("latency at %.1f pages/s, %d events (ms): produce -> verdict produced "
+                     "p50 %d p99 %d max %d; -> verdict consumed p50 %.0f p99 %.0f max %.0f" % (
+                         lat["rate_per_s"], lat["events"], p["p50_ms"], p["p99_ms"],
+                         p["max_ms"], c["p50_ms"], c["p99_ms"], c["max_ms"]))
+    for problem in report["problems"]:
+        lines.append("FAILED: " + problem)
+    return "\n".join(lines)

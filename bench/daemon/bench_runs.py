@@ -1,0 +1,192 @@
+"""One measured run each of `pagesieve dedup`, of `pagesieve run` over a
+backlog, and of `pagesieve run` under a steady input rate (latency)."""
+
+import datetime
+import json
+import os
+import time
+
+import bench_kafka
+import bench_proc
+import bench_stream
+
+
+class RunResult:
+    """One run: what it processed, how long, how much CPU and memory."""
+
+    def __init__(self, kind, threads, usage, wall_s, verdicts, dead_letters):
+        self.kind = kind
+        self.threads = threads
+        self.usage = usage
+        self.wall_s = wall_s          # the throughput window (see each runner)
+        self.verdicts = verdicts      # event_id -> (verdict, tier, duplicate_of event_id)
+        self.dead_letters = dead_letters
+
+
+def verdict_identity(verdict):
+    of = verdict.get("duplicate_of") or {}
+    return (verdict.get("verdict"), verdict.get("tier"), of.get("event_id"))
+
+
+def run_dedup(pagesieve, stream, threads, workdir, tag):
+    """`pagesieve dedup` over the stream file, from start to exit."""
+    out = os.path.join(workdir, tag + ".verdicts.jsonl")
+    dlq = os.path.join(workdir, tag + ".dlq.jsonl")
+    child = bench_proc.Child(
+        [pagesieve, "dedup", "-q", "--threads", str(threads), "-i", stream.path, "-o", out,
+         "--dlq", dlq, "--state-dir", os.path.join(workdir, tag + ".state")],
+        os.path.join(workdir, tag + ".log"))
+    usage = child.wait(timeout_s=1800)
+    if usage.exit_code != 0:
+        raise RuntimeError("dedup exited %d:\n%s" % (usage.exit_code, child.stderr_tail()))
+    verdicts = {}
+    with open(out, encoding="utf-8") as f:
+        for line in f:
+            v = json.loads(line)
+            verdicts[v["event_id"]] = verdict_identity(v)
+    with open(dlq, encoding="utf-8") as f:
+        dead = sum(1 for line in f if line.strip())
+    return RunResult("dedup", threads, usage, usage.wall_s, verdicts, dead)
+
+
+class DaemonTopics:
+    def __init__(self, group, input_topic, output_topic, state_dir):
+        self.group = group
+        self.input = input_topic
+        self.output = output_topic
+        self.state_dir = state_dir
+
+
+def daemon_argv(pagesieve, broker, topics, threads, extra):
+    """`pagesieve run` on its own group, state and output topic (verdicts of
+    every kind and dead letters all go to the one output topic)."""
+    sets = ["kafka.bootstrap_servers=" + broker.bootstrap, "kafka.group_id=" + topics.group,
+            "kafka.input_topic=" + topics.input, "state.dir=" + topics.state_dir,
+            "run.threads=%d" % threads]
+    for key in ("unique", "duplicate", "skipped", "dead_letter"):
+        sets.append("output.%s=%s" % (key, topics.output))
+    argv = [pagesieve, "run", "--from", "earliest"] + extra
+    for s in sets:
+        argv += ["--set", s]
+    return argv
+
+
+def log_entry(line):
+    """(epoch seconds, message) of a log line, text or JSON (log.format), or
+    None for lines that are not log lines (librdkafka's own, the summary)."""
+    try:
+        if line.startswith("{"):
+            entry = json.loads(line)
+            stamp, msg = entry["time"], entry.get("msg", "")
+        else:
+            stamp, _, msg = line.split(" ", 2)
+        t = datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ")
+    except (ValueError, KeyError):
+        return None
+    return t.replace(tzinfo=datetime.timezone.utc).timestamp(), msg
+
+
+def is_assignment(line):
+    entry = log_entry(line)
+    return entry is not None and entry[1].startswith("assigned ")
+
+
+def parse_output(lines):
+    """kcat lines `timestamp_ms TAB value`: verdicts by source position, and
+    the dead-letter count (a dead letter's value is the original event)."""
+    by_position, dead = {}, 0
+    for line in lines:
+        stamp, _, value = line.partition("\t")
+        record = json.loads(value)
+        if "verdict" not in record:
+            dead += 1
+            continue
+        src = record["source"]
+        by_position[(src["partition"], src["offset"])] = (int(stamp), record)
+    return by_position, dead
+
+
+def run_daemon_backlog(pagesieve, broker, topics, threads, workdir, tag):
+    """`pagesieve run --until end` over the produced backlog. The throughput
+    window runs from the first partition assignment (its log line) to the
+    broker timestamp of the last verdict (CreateTime: when the daemon handed
+    it to its producer)."""
+    child = bench_proc.Child(
+        daemon_argv(pagesieve, broker, topics, threads, ["--until", "end"]),
+        os.path.join(workdir, tag + ".log"))
+    usage = child.wait(timeout_s=1800)
+    if usage.exit_code != 0:
+        raise RuntimeError("pagesieve run exited %d:\n%s" % (usage.exit_code, child.stderr_tail()))
+    assigned = [log_entry(line)[0] for _, line in child.lines if is_assignment(line)]
+    if not assigned:
+        raise RuntimeError("pagesieve run logged no assignment:\n" + child.stderr_tail())
+    by_position, dead = parse_output(broker.read_all(topics.output, "%T\t%s\n"))
+    if not by_position:
+        raise RuntimeError("pagesieve run published no verdict")
+    last_ms = max(stamp for stamp, _ in by_position.values())
+    verdicts = {r["event_id"]: verdict_identity(r) for _, r in by_position.values()}
+    return RunResult("run", threads, usage, last_ms / 1000.0 - min(assigned), verdicts, dead)
+
+
+class LatencyResult:
+    def __init__(self, rate, sent, usage, to_produced_ms, to_consumed_ms, dead_letters):
+        self.rate = rate
+        self.sent = sent
+        self.usage = usage
+        self.to_produced_ms = to_produced_ms   # verdict CreateTime - input CreateTime
+        self.to_consumed_ms = to_consumed_ms   # verdict read by a consumer - input CreateTime
+        self.dead_letters = dead_letters
+
+
+def produce_paced(broker, topic, lines, rate):
+    """Sends line i at start + i / rate (open loop: a slow daemon does not
+    slow the producer down), through kcat, whose librdkafka stamps each record
+    with its produce time."""
+    producer = broker.paced_producer(topic)
+    start = time.monotonic()
+    for i, line in enumerate(lines):
+        delay = start + i / rate - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        producer.stdin.write(line)
+        producer.stdin.flush()
+    producer.stdin.close()
+    if producer.wait() != 0:
+        raise bench_kafka.KafkaError("kcat producer failed")
+
+
+def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, count, workdir):
+    """A running daemon fed `count` events at `rate` per second."""
+    child = bench_proc.Child(daemon_argv(pagesieve, broker, topics, threads, []),
+                             os.path.join(workdir, "latency.log"))
+    try:
+        if not child.wait_for_lines(is_assignment, partitions, 120):
+            raise RuntimeError("the daemon was not assigned its partitions:\n" +
+                               child.stderr_tail())
+        reader = bench_kafka.LiveReader(broker, topics.output, "%T\t%s\n")
+        produce_paced(broker, topics.input, bench_stream.read_keyed_lines(stream.keyed_path, count),
+                      rate)
+        complete = reader.wait_for(count, 120)
+        received = reader.stop()
+    finally:
+        child.terminate()
+        usage = child.wait(timeout_s=60)
+    if not complete:
+        raise RuntimeError("only %d of %d verdicts arrived" % (len(received), count))
+    produced_at = {}
+    for line in broker.read_all(topics.input, "%p\t%o\t%T\n"):
+        p, o, t = line.split("\t")
+        produced_at[(int(p), int(o))] = int(t)
+    by_position, dead = parse_output(line for _, line in received)
+    read_at = {}
+    for when, line in received:
+        record = json.loads(line.partition("\t")[2])
+        if "verdict" in record:
+            src = record["source"]
+            read_at.setdefault((src["partition"], src["offset"]), when)
+    to_produced, to_consumed = [], []
+    for position, (stamp, _) in by_position.items():
+        sent = produced_at[position]
+        to_produced.append(stamp - sent)
+        to_consumed.append(read_at[position] * 1000.0 - sent)
+    return LatencyResult(rate, count, usage, to_produced, to_consumed, dead)

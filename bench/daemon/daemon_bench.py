@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""End-to-end benchmark of `pagesieve dedup` and `pagesieve run` on real pages.
+
+Builds a labelled crawl stream from ../shared/data/extraction (crawlgen),
+then:
+  throughput  `pagesieve dedup --threads N` over the JSONL, and `pagesieve run
+              --until end` over the same events produced to a fresh topic
+              (4 partitions, keyed by site), each in a fresh state directory
+              and (for run) a fresh group; runs interleaved, median and range.
+  latency     a running daemon fed the events at a steady rate (default 50%
+              of the measured run throughput): produce -> verdict percentiles.
+  memory      peak RSS of every run (wait4 ru_maxrss, i.e. VmHWM at exit).
+--dedup-only needs no broker: dedup with --threads 1 and one per core.
+
+Standard library only; drives kcat and the pagesieve binary. Exits 1 when a
+run fails or an event gets no verdict (or a different one from dedup's).
+Usage: bench/daemon/run_bench.sh [--dedup-only] [--json] [--runs N] ...
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+import bench_kafka
+import bench_report
+import bench_runs
+import bench_stream
+
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
+def parse_args():
+    cores = len(os.sched_getaffinity(0))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pagesieve", default=os.path.join(REPO, "build", "pagesieve"))
+    ap.add_argument("--dedup-only", action="store_true", help="no broker: dedup figures only")
+    ap.add_argument("--runs", type=int, default=3, help="measured runs of each kind")
+    ap.add_argument("--threads", type=int, default=cores, help="run.threads / dedup --threads")
+    ap.add_argument("--dedup-threads", default=None,
+                    help="comma-separated dedup thread counts (default: --threads, and also 1 "
+                         "with --dedup-only)")
+    ap.add_argument("--seed", type=int, default=1, help="crawlgen seed")
+    ap.add_argument("--sites", type=int, default=0, help="crawlgen --sites (0: every page)")
+    ap.add_argument("--partitions", type=int, default=4)
+    ap.add_argument("--bootstrap", default="127.0.0.1:" + os.environ.get("PAGESIEVE_KAFKA_PORT",
+                                                                          "9092"),
+                    help="the broker (default: scripts/kafka-local's, $PAGESIEVE_KAFKA_PORT)")
+    ap.add_argument("--load-fraction", type=float, default=0.5,
+                    help="latency input rate as a fraction of the measured run throughput")
+    ap.add_argument("--rate", type=float, default=0, help="latency input rate (pages/s)")
+    ap.add_argument("--latency-seconds", type=float, default=30)
+    ap.add_argument("--skip-latency", action="store_true")
+    ap.add_argument("--json", action="store_true", help="print the report as JSON")
+    ap.add_argument("--keep", action="store_true", help="keep the work directory and topics")
+    args = ap.parse_args()
+    if args.dedup_threads is None:
+        args.dedup_threads = ("1,%d" % args.threads) if args.dedup_only else str(args.threads)
+    args.dedup_threads = sorted({int(t) for t in args.dedup_threads.split(",")})
+    args.cores = cores
+    return args
+
+
+def load_average():
+    with open("/proc/loadavg", encoding="ascii") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def say(message):
+    print("daemon_bench: " + message, file=sys.stderr, flush=True)
+
+
+def compare(reference, result, problems):
+    """Every event has exactly dedup's verdict (tier and duplicate_of)."""
+    if result.verdicts == reference.verdicts and result.dead_letters == reference.dead_letters:
+        return
+    missing = len(set(reference.verdicts) - set(result.verdicts))
+    differ = sum(1 for k, v in result.verdicts.items() if reference.verdicts.get(k) != v)
+    problems.append("%s: %d verdicts missing, %d differ from dedup's, %d dead letters (dedup %d)"
+                    % (label(result.kind, result.threads), missing, differ, result.dead_letters, reference.dead_letters))
+
+
+def throughput(args, broker, stream, prefix, workdir, problems):
+    """Interleaved runs, so that a burst of load hits every kind alike."""
+    groups = {("dedup", t): [] for t in args.dedup_threads}
+    if not args.dedup_only:
+        groups[("run", args.threads)] = []
+    for i in range(args.runs):
+        for (kind, threads), runs in groups.items():
+            tag = "%s-t%d-%d" % (kind, threads, i)
+            say("%s (load %s)" % (tag, load_average()))
+            if kind == "dedup":
+                runs.append(bench_runs.run_dedup(args.pagesieve, stream, threads, workdir, tag))
+            else:
+                topics = bench_runs.DaemonTopics("%s-g%d" % (prefix, i), prefix + "-in",
+                                                 "%s-out%d" % (prefix, i),
+                                                 os.path.join(workdir, tag + ".state"))
+                runs.append(bench_runs.run_daemon_backlog(args.pagesieve, broker, topics,
+                                                          threads, workdir, tag))
+    reference = groups[("dedup", args.dedup_threads[0])][0]
+    for runs in groups.values():
+        for r in runs:
+            if len(r.verdicts) + r.dead_letters != stream.events:
+                problems.append("%s threads=%d: %d verdicts and %d dead letters for %d events" % (
+                    r.kind, r.threads, len(r.verdicts), r.dead_letters, stream.events))
+            compare(reference, r, problems)
+    return [bench_report.throughput_row(label(kind, threads), runs, stream)
+            for (kind, threads), runs in groups.items()]
+
+
+def label(kind, threads):
+    return ("dedup --threads %d" if kind == "dedup" else "run run.threads=%d") % threads
+
+
+def latency(args, broker, stream, prefix, workdir, rate):
+    count = min(stream.events, max(1, int(rate * args.latency_seconds)))
+    topics = bench_runs.DaemonTopics(prefix + "-glat", prefix + "-lat-in", prefix + "-lat-out",
+                                     os.path.join(workdir, "latency.state"))
+    say("latency: %d events at %.1f/s (load %s)" % (count, rate, load_average()))
+    result = bench_runs.run_latency(args.pagesieve, broker, topics, args.threads,
+                                    args.partitions, stream, rate, count, workdir)
+    return bench_report.latency_summary(result)
+
+
+def prepare_broker(args, broker, stream, prefix):
+    if not broker.running():
+        sys.exit("daemon_bench: no broker at %s: run scripts/kafka-local start (or --dedup-only)"
+                 % args.bootstrap)
+    topics = [prefix + "-in"] + ["%s-out%d" % (prefix, i) for i in range(args.runs)]
+    if not args.skip_latency:
+        topics += [prefix + "-lat-in", prefix + "-lat-out"]
+    say("creating %d topics" % len(topics))
+    broker.create_topics(topics, args.partitions)
+    say("producing %d events to %s-in" % (stream.events, prefix))
+    broker.produce_file(prefix + "-in", stream.keyed_path)
+    produced = broker.end_offsets(prefix + "-in", args.partitions)
+    if produced != stream.events:
+        sys.exit("daemon_bench: %d of %d events reached the broker" % (produced, stream.events))
+
+
+def main():
+    args = parse_args()
+    if not os.access(args.pagesieve, os.X_OK):
+        sys.exit("daemon_bench: no pagesieve binary at %s (--pagesieve)" % args.pagesieve)
+    workdir = tempfile.mkdtemp(prefix="pagesieve-daemon-bench-")
+    prefix = "bench-daemon-%d-%d" % (int(time.time()), os.getpid())
+    broker = bench_kafka.Broker(REPO, args.bootstrap)
+    report = {"cores": args.cores, "threads": args.threads, "load_before": load_average(),
+              "pagesieve": args.pagesieve, "problems": []}
+    try:
+        say("building the stream in %s" % workdir)
+        stream = bench_stream.build(REPO, workdir, args.seed, args.sites)
+        report["stream"] = {"events": stream.events, "html_bytes": stream.html_bytes,
+                            "file_bytes": stream.file_bytes, "seed": args.seed}
+        if not args.dedup_only:
+            prepare_broker(args, broker, stream, prefix)
+        rows = throughput(args, broker, stream, prefix, workdir, report["problems"])
+        report["throughput"] = rows
+        if not args.dedup_only:
+            run_row = rows[-1]
+            dedup_row = next((r for r in rows if r["label"] == label("dedup", args.threads)), None)
+            if dedup_row:
+                report["ratio"] = {k: run_row[k] / dedup_row[k]
+                                   for k in ("pages_per_s", "pages_per_cpu_s")}
+            if not args.skip_latency:
+                rate = args.rate or args.load_fraction * run_row["pages_per_s"]
+                report["latency"] = latency(args, broker, stream, prefix, workdir, rate)
+    except (RuntimeError, bench_kafka.KafkaError) as e:
+        report["problems"].append(str(e))
+    finally:
+        report["load_after"] = load_average()
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+            if not args.dedup_only:
+                broker.delete_topics(prefix + "-.*")
+    if args.json:
+        print(json.dumps(report, indent=2))
+    elif "stream" in report and "throughput" in report:
+        print(bench_report.format_table(report))
+    else:
+        print("\n".join("FAILED: " + p for p in report["problems"]))
+    return 1 if report["problems"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
