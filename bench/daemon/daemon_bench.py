@@ -25,10 +25,11 @@ import sys
 import tempfile
 import time
 
-import bench_kafka
-import bench_report
-import bench_runs
-import bench_stream
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import bench_kafka  # noqa: E402  (after the line above, on purpose)
+import bench_report  # noqa: E402
+import bench_runs  # noqa: E402
+import bench_stream  # noqa: E402
 
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -107,8 +108,9 @@ def throughput(args, broker, stream, prefix, workdir, problems):
                 problems.append("%s threads=%d: %d verdicts and %d dead letters for %d events" % (
                     r.kind, r.threads, len(r.verdicts), r.dead_letters, stream.events))
             compare(reference, r, problems)
-    return [bench_report.throughput_row(label(kind, threads), runs, stream)
+    rows = [bench_report.throughput_row(label(kind, threads), runs, stream)
             for (kind, threads), runs in groups.items()]
+    return rows, reference.dead_letters
 
 
 def label(kind, threads):
@@ -157,7 +159,8 @@ def main():
                             "file_bytes": stream.file_bytes, "seed": args.seed}
         if not args.dedup_only:
             prepare_broker(args, broker, stream, prefix)
-        rows = throughput(args, broker, stream, prefix, workdir, report["problems"])
+        rows, report["dead_letters"] = throughput(args, broker, stream, prefix, workdir,
+                                                  report["problems"])
         report["throughput"] = rows
         if not args.dedup_only:
             run_row = rows[-1]
