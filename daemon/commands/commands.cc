@@ -4,6 +4,7 @@
 #include "commands/dedup_command.h"
 #include "commands/fingerprint_command.h"
 #include "commands/run_command.h"
+#include "commands/state_command.h"
 
 namespace pagesieve::commands {
 
@@ -13,6 +14,7 @@ std::vector<Command> RegisterAll(CLI::App& app) {
   commands.push_back(RegisterDedupCommand(app));
   commands.push_back(RegisterFingerprintCommand(app));
   commands.push_back(RegisterRunCommand(app));
+  commands.push_back(RegisterStateCommand(app));
   return commands;
 }
 
