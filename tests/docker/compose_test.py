@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Checks docker/compose.yaml and docker/pagesieve.toml against the default
+configuration (config/pagesieve.toml), since this machine has no Docker
+engine to run them: the service names, the published metrics port, the
+broker address, and the topics the compose file creates.
+
+Python standard library only. compose.yaml is read with the small YAML subset
+parser below (block mappings and lists, flow lists, plain and quoted
+scalars, "|" block scalars), which is all the compose file uses.
+
+    compose_test.py <repo> [<pagesieve binary>]
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import unittest
+
+REPO = None
+BINARY = None
+
+
+# --- a YAML subset ----------------------------------------------------------
+
+def _scalar(text):
+    text = text.strip()
+    if text.startswith("[") and text.endswith("]"):
+        inner = text[1:-1].strip()
+        return [_scalar(x) for x in re.findall(r'"(?:[^"\\]|\\.)*"|[^,]+', inner)] if inner else []
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+def _strip_comment(line):
+    out, quote = [], None
+    for i, c in enumerate(line):
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1] in " \t"):
+            break
+        out.append(c)
+    return "".join(out).rstrip()
+
+
+def parse_yaml(text):
+    lines = []
+    raw = text.splitlines()
+    i = 0
+    while i < len(raw):
+        line = _strip_comment(raw[i])
+        i += 1
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        body = line.strip()
+        if body.endswith("|") and (body == "- |" or body.endswith(": |")):
+            block = []
+            while i < len(raw) and (not raw[i].strip() or
+                                    len(raw[i]) - len(raw[i].lstrip(" ")) > indent):
+                block.append(raw[i].strip())
+                i += 1
+            body = body[:-1] + "\x00" + "\n".join(block)
+        lines.append((indent, body))
+    value, rest = _block(lines, 0)
+    assert not rest, "unparsed: %r" % rest[:2]
+    return value
+
+
+def _value(text):
+    return text[1:] if text.startswith("\x00") else _scalar(text)
+
+
+def _block(lines, pos):
+    indent = lines[pos][0]
+    if lines[pos][1].startswith("- "):
+        items = []
+        while pos < len(lines) and lines[pos][0] == indent and lines[pos][1].startswith("- "):
+            items.append(_value(lines[pos][1][2:].strip()))
+            pos += 1
+        return items, lines[pos:]
+    mapping = {}
+    while pos < len(lines) and lines[pos][0] == indent:
+        key, _, rest = lines[pos][1].partition(":")
+        rest = rest.strip()
+        pos += 1
+        if rest:
+            mapping[key.strip()] = _value(rest)
+        elif pos < len(lines) and lines[pos][0] > indent:
+            child, remaining = _block(lines, pos)
+            mapping[key.strip()] = child
+            pos = len(lines) - len(remaining)
+        else:
+            mapping[key.strip()] = None
+    return mapping, lines[pos:]
+
+
+# --- the checks ---------------------------------------------------------------
+
+def load():
+    with open(os.path.join(REPO, "docker", "compose.yaml"), encoding="utf-8") as f:
+        compose = parse_yaml(f.read())
+    with open(os.path.join(REPO, "config", "pagesieve.toml"), "rb") as f:
+        defaults = tomllib.load(f)
+    with open(os.path.join(REPO, "docker", "pagesieve.toml"), "rb") as f:
+        container = tomllib.load(f)
+    return compose, defaults, container
+
+
+def effective(defaults, container, section, key):
+    return container.get(section, {}).get(key, defaults[section][key])
+
+
+class ComposeTest(unittest.TestCase):
+    def setUp(self):
+        self.compose, self.defaults, self.container = load()
+        self.services = self.compose["services"]
+
+    def test_services_are_the_broker_the_topics_the_demo_data_and_pagesieve(self):
+        self.assertEqual(set(self.services), {"kafka", "topics", "demo-data", "pagesieve"})
+
+    def test_broker_is_the_official_apache_image_in_kraft_mode(self):
+        kafka = self.services["kafka"]
+        self.assertEqual(kafka["image"], "apache/kafka:3.9.1")
+        self.assertEqual(kafka["environment"]["KAFKA_PROCESS_ROLES"], "broker,controller")
+
+    def test_pagesieve_reaches_the_broker_at_its_advertised_listener(self):
+        advertised = self.services["kafka"]["environment"]["KAFKA_ADVERTISED_LISTENERS"]
+        bootstrap = effective(self.defaults, self.container, "kafka", "bootstrap_servers")
+        self.assertEqual("PLAINTEXT://" + bootstrap, advertised)
+
+    def test_topics_service_creates_exactly_the_configured_topics(self):
+        script = self.services["topics"]["command"][0]
+        created = set(re.search(r"for topic in ([^;]+);", script).group(1).split())
+        wanted = {effective(self.defaults, self.container, "kafka", "input_topic")}
+        for key in ("unique", "duplicate", "skipped", "dead_letter"):
+            wanted.add(effective(self.defaults, self.container, "output", key))
+        self.assertEqual(created, wanted)
+
+    def test_pagesieve_publishes_the_metrics_port(self):
+        listen = self.defaults.get("metrics", {}).get("listen")
+        port = listen.rsplit(":", 1)[1] if listen else "9464"  # until [metrics] lands
+        self.assertIn("%s:%s" % (port, port), self.services["pagesieve"]["ports"])
+        container_listen = self.container["metrics"]["listen"]
+        self.assertEqual(container_listen, "0.0.0.0:" + port)
+
+    def test_both_pagesieve_services_mount_the_config_they_are_given(self):
+        for name in ("demo-data", "pagesieve"):
+            service = self.services[name]
+            self.assertIn("./pagesieve.toml:/etc/pagesieve/pagesieve.toml:ro", service["volumes"])
+            self.assertIn("/etc/pagesieve/pagesieve.toml", service["command"])
+            self.assertEqual(service["depends_on"]["topics"]["condition"],
+                             "service_completed_successfully")
+
+    def test_state_lives_on_the_named_volume(self):
+        state_dir = effective(self.defaults, self.container, "state", "dir")
+        self.assertIn("pagesieve-state:" + state_dir, self.services["pagesieve"]["volumes"])
+        self.assertIn("pagesieve-state", self.compose["volumes"])
+
+    def test_container_config_is_accepted_by_pagesieve(self):
+        if not BINARY:
+            self.skipTest("no pagesieve binary given")
+        if "metrics" not in self.defaults:
+            self.skipTest("config/pagesieve.toml has no [metrics] section yet")
+        path = os.path.join(REPO, "docker", "pagesieve.toml")
+        r = subprocess.run([BINARY, "--config", path, "--print-config"], capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+
+class YamlSubsetTest(unittest.TestCase):
+    def test_parses_mappings_lists_flow_lists_and_block_scalars(self):
+        doc = parse_yaml('a:\n  b: "x # y"  # c\n  c: [p, "q r"]\n  d:\n    - e\n'
+                         '  f:\n    - |\n      one\n      two\ng: 1\n')
+        self.assertEqual(doc, {"a": {"b": "x # y", "c": ["p", "q r"], "d": ["e"],
+                                     "f": ["one\ntwo"]}, "g": "1"})
+
+
+if __name__ == "__main__":
+    REPO = os.path.abspath(sys.argv[1])
+    BINARY = sys.argv[2] if len(sys.argv) > 2 else None
+    unittest.main(argv=[sys.argv[0], "-v"])
