@@ -56,6 +56,7 @@ pagesieve_require_pkg(tomlplusplus tomlplusplus libtomlplusplus-dev)  # config f
 pagesieve_require_config(CLI11 libcli11-dev)                 # subcommands and flags
 pagesieve_require_pkg(zlib zlib zlib1g-dev)                  # gzipped test pages (tests, benchmarks)
 pagesieve_require_config(simdjson libsimdjson-dev)           # parsing events (16x nlohmann: docs/engine.md)
+pagesieve_require_pkg(httplib cpp-httplib libcpp-httplib-dev)  # the metrics/health HTTP listener
 
 if(PAGESIEVE_BUILD_BENCHMARKS)
   pagesieve_require_config(benchmark libbenchmark-dev)

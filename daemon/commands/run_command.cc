@@ -2,6 +2,8 @@
 // verdicts.
 #include "commands/run_command.h"
 
+#include <spdlog/spdlog.h>
+
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -10,6 +12,8 @@
 #include "cli/logging.h"
 #include "common/clock.h"
 #include "engine/sieve_options.h"
+#include "http/metrics_options.h"
+#include "http/metrics_server.h"
 #include "kafka/kafka_options.h"
 #include "run/run_loop.h"
 #include "run/run_options.h"
@@ -36,6 +40,7 @@ struct RunSetup {
   engine::SieveOptions sieve;
   store::StateEnvOptions state;
   run::RunOptions run;
+  http::MetricsOptions metrics;
 };
 
 StatusOr<RunSetup> Setup(const RunFlags& flags) {
@@ -46,6 +51,7 @@ StatusOr<RunSetup> Setup(const RunFlags& flags) {
   PS_ASSIGN_OR_RETURN(s.sieve, engine::SieveOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(s.state, store::StateEnvOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(s.run, run::RunOptionsFromConfig(config));
+  PS_ASSIGN_OR_RETURN(s.metrics, http::MetricsOptionsFromConfig(config));
   if (!flags.from.empty()) {
     PS_ASSIGN_OR_RETURN(s.run.from, run::ParseStartPosition(flags.from));
   }
@@ -66,8 +72,23 @@ int Run(const RunFlags& flags) {
   }
   std::signal(SIGTERM, OnStopSignal);
   std::signal(SIGINT, OnStopSignal);
+  metrics::Registry registry;
+  run::RunMetrics metrics(registry);
+  // Listening before Kafka is reached: /healthz answers during start-up, and
+  // a busy port fails the start at once.
+  http::MetricsServer server(registry, [&metrics] { return metrics.ready.load(); });
+  if (setup->metrics.listen) {
+    Status listening = server.Start(*setup->metrics.listen);
+    if (!listening.ok()) {
+      cli::PrintError(listening);
+      return cli::kExitFailure;
+    }
+    http::ListenAddress bound = *setup->metrics.listen;
+    bound.port = server.port();
+    spdlog::info("serving /metrics, /healthz and /readyz on http://{}", bound.ToString());
+  }
   run::RunLoop loop(std::move(setup->kafka), std::move(setup->sieve), std::move(setup->state),
-                    setup->run, Clock::System(), g_stop);
+                    setup->run, Clock::System(), g_stop, &metrics);
   StatusOr<run::RunSummary> summary = loop.Run();
   if (!summary.ok()) {
     cli::PrintError(summary.status());

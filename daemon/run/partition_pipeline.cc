@@ -22,20 +22,21 @@ PartitionPipeline::PartitionPipeline(std::string topic, PartitionId partition,
   next_offset_ = next_expected_;
 }
 
-void PartitionPipeline::Add(ConsumedRecord record) {
+bool PartitionPipeline::Add(ConsumedRecord record) {
   if (next_expected_.value() < 0) {
     next_expected_ = record.offset;
     next_offset_ = record.offset;
   }
   // A record already decided (the broker may deliver a little before the
   // requested position after a seek): its verdict stands.
-  if (record.offset < next_expected_) return;
+  if (record.offset < next_expected_) return false;
   // Later offsets than expected are gaps (compaction, retention, aborted
   // transactions): nothing to decide there.
   next_expected_ = record.offset.Next();
   if (open_.empty()) open_since_ = clock_.SteadyNow();
   pending_bytes_ += record.value.size();
   open_.push_back(std::move(record));
+  return true;
 }
 
 std::unique_ptr<engine::PrepareBatch> PartitionPipeline::TakeBatch(bool flush, uint64_t* seq) {
@@ -78,6 +79,7 @@ void PartitionPipeline::Prepared(uint64_t seq, std::unique_ptr<engine::PrepareBa
 }
 
 Status PartitionPipeline::DecideBatch(Batch& batch, engine::VerdictCounts* counts) {
+  const Clock::SteadyTime now = clock_.SteadyNow();  // once per batch: the records go together
   for (size_t i = 0; i < batch.records.size(); ++i) {
     const ConsumedRecord& input = batch.records[i];
     StatusOr<engine::PreparedRecord>& prepared = batch.prepared->results[i];
@@ -95,6 +97,9 @@ Status PartitionPipeline::DecideBatch(Batch& batch, engine::VerdictCounts* count
                                options_.body_base64_field);
     }
     unsent_.push_back(std::move(message));
+    if (options_.processing_latency != nullptr) {
+      options_.processing_latency->ObserveDuration(now - input.consumed_at);
+    }
     pending_bytes_ -= input.value.size();
     next_offset_ = input.offset.Next();
   }

@@ -12,6 +12,7 @@
 #include "engine/sieve.h"
 #include "engine/verdict_counts.h"
 #include "kafka/kafka_options.h"
+#include "metrics/metric.h"
 #include "run/output_sink.h"
 #include "run/records.h"
 #include "store/shard.h"
@@ -25,6 +26,8 @@ struct PipelineOptions {
   kafka::OutputTopics topics;
   std::string body_field = "body";
   std::string body_base64_field = "body_base64";
+  // Observes each record's time from consumed to decided, when set.
+  metrics::Histogram* processing_latency = nullptr;
 };
 
 // One assigned input partition, from consumed records to a committed offset.
@@ -51,8 +54,8 @@ class PartitionPipeline {
   const std::string& topic() const { return topic_; }
 
   // A consumed record. Records before the next expected offset (already
-  // decided) are ignored.
-  void Add(ConsumedRecord record);
+  // decided) are ignored: false.
+  bool Add(ConsumedRecord record);
 
   // A batch ready for the pool, of at most batch_records records: when that
   // many are open, when the oldest open record waited batch_linger, or when
@@ -81,6 +84,8 @@ class PartitionPipeline {
   Offset next_offset() const { return next_offset_; }
   std::optional<Offset> checkpointed_offset() const { return checkpointed_; }
   const DeliveryCounter& deliveries() const { return *counter_; }
+  // For operator figures (Shard::Stats), on the owning thread.
+  const store::Shard& shard() const { return *shard_; }
 
  private:
   struct Batch {

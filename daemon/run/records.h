@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/types.h"
 
 namespace pagesieve::run {
@@ -20,6 +21,7 @@ struct ConsumedRecord {
   std::string value;
   std::optional<EventTime> timestamp;
   Headers headers;
+  Clock::SteadyTime consumed_at{};  // when the loop took it from the consumer
 };
 
 // A message for an output topic.

@@ -13,14 +13,21 @@ using std::chrono::milliseconds;
 
 RunLoop::RunLoop(kafka::KafkaOptions kafka, engine::SieveOptions sieve,
                  store::StateEnvOptions state, RunOptions run, const Clock& clock,
-                 const std::atomic<bool>& stop_requested)
+                 const std::atomic<bool>& stop_requested, RunMetrics* metrics)
     : kafka_(std::move(kafka)),
       sieve_options_(std::move(sieve)),
       state_options_(std::move(state)),
       run_(run),
       clock_(clock),
       stop_requested_(stop_requested),
+      metrics_(metrics),
       sieve_(sieve_options_) {
+  if (metrics_ == nullptr) {
+    own_registry_ = std::make_unique<metrics::Registry>();
+    own_metrics_ = std::make_unique<RunMetrics>(*own_registry_);
+    metrics_ = own_metrics_.get();
+  }
+  pipeline_options_.processing_latency = &metrics_->processing_latency;
   pipeline_options_.batch_records = run_.batch_records;
   pipeline_options_.batch_linger = run_.batch_linger;
   pipeline_options_.checkpoint_interval = run_.checkpoint_interval;
@@ -45,6 +52,7 @@ StatusOr<RunSummary> RunLoop::Run() {
     if (stop_requested_.load()) break;
     Status s = Step(false);
     if (!s.ok()) {
+      metrics_->SetReady(false);
       abandon_on_revoke_ = true;
       return s;
     }
@@ -54,7 +62,9 @@ StatusOr<RunSummary> RunLoop::Run() {
       break;
     }
   }
+  metrics_->SetReady(false);  // stopping: no longer a member to send traffic to
   PS_RETURN_IF_ERROR(Shutdown());
+  metrics_->AddCounts(counts_);
   LogProgress(true);
   summary.counts = counts_;
   return summary;
@@ -68,18 +78,21 @@ Status RunLoop::Step(bool stopping) {
   SubmitBatches(stopping);
   DispatchCompletions();
   PS_RETURN_IF_ERROR(DecideAll());
+  metrics_->AddCounts(counts_);
   producer_->poll(0);  // delivery reports
   PS_RETURN_IF_ERROR(CheckpointAndCommit(false));
   ApplyBackpressure();
   PS_RETURN_IF_ERROR(CheckBackfillProgress());
   LogProgress(false);
+  SampleMetrics(false);
   return Status::Ok();
 }
 
 namespace {
 
-ConsumedRecord Copy(RdKafka::Message& m) {  // headers() is not const
+ConsumedRecord Copy(RdKafka::Message& m, Clock::SteadyTime now) {  // headers() is not const
   ConsumedRecord r;
+  r.consumed_at = now;
   r.topic = m.topic_name();
   r.partition = PartitionId(m.partition());
   r.offset = Offset(m.offset());
@@ -115,7 +128,9 @@ void RunLoop::Consume(milliseconds wait) {
         if (it == assigned_.end() || it->second.finished) break;
         auto end = backfill_end_.find(it->first);
         if (end != backfill_end_.end() && m->offset() >= end->second.value()) break;
-        it->second.pipeline->Add(Copy(*m));
+        if (it->second.pipeline->Add(Copy(*m, clock_.SteadyNow()))) {
+          metrics_->records_consumed.Inc();
+        }
         break;
       }
       case RdKafka::ERR__TIMED_OUT:
@@ -145,6 +160,9 @@ void RunLoop::SubmitBatches(bool flush) {
 
 void RunLoop::DispatchCompletions() {
   for (CompletionQueue::Completion& c : completions_.TakeAll()) {
+    for (std::chrono::nanoseconds t : c.batch->prepare_times) {
+      metrics_->fingerprint_time.ObserveDuration(t);
+    }
     for (auto& [p, a] : assigned_) {
       if (a.id == c.pipeline_id) a.pipeline->Prepared(c.seq, std::move(c.batch));
     }
@@ -178,6 +196,7 @@ Status RunLoop::Commit(const std::vector<std::pair<PartitionId, Offset>>& offset
   }
   const RdKafka::ErrorCode err = sync ? consumer_->commitSync(parts) : consumer_->commitAsync(parts);
   RdKafka::TopicPartition::destroy(parts);
+  metrics_->checkpoints.Inc(offsets.size());  // a commit follows every checkpoint
   // The shard's checkpoint is what a restart resumes from; a failed commit
   // only makes the group's view lag, so it is worth a warning, not a stop.
   if (err != RdKafka::ERR_NO_ERROR) spdlog::warn("offset commit failed: {}", RdKafka::err2str(err));

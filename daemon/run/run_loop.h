@@ -17,6 +17,7 @@
 #include "kafka/kafka_sink.h"
 #include "run/completion_queue.h"
 #include "run/partition_pipeline.h"
+#include "run/run_metrics.h"
 #include "run/run_options.h"
 #include "store/state_env.h"
 
@@ -40,10 +41,14 @@ struct RunSummary {
 // One thread (the caller of Run) consumes, handles rebalances, decides,
 // produces and commits; fingerprinting runs on the PreparePool's workers.
 // docs/daemon.md describes the protocol.
+//
+// It reports into `metrics` (docs/metrics.md), which may be read from any
+// thread while it runs; without one it keeps its own, unread.
 class RunLoop {
  public:
   RunLoop(kafka::KafkaOptions kafka, engine::SieveOptions sieve, store::StateEnvOptions state,
-          RunOptions run, const Clock& clock, const std::atomic<bool>& stop_requested);
+          RunOptions run, const Clock& clock, const std::atomic<bool>& stop_requested,
+          RunMetrics* metrics = nullptr);
   ~RunLoop();
 
   // Runs until a stop is requested (SIGTERM), a backfill is complete, or
@@ -73,6 +78,10 @@ class RunLoop {
   void ApplyBackpressure();
   Status CheckBackfillProgress();
   void LogProgress(bool force);
+  // Copies lag, shard and queue figures into the metrics, every
+  // sample_interval (or now, when `force`).
+  void SampleMetrics(bool force);
+  void SamplePartition(PartitionId partition, const Assigned& assigned, EventTime now);
   Status Shutdown();
   // Decides, acknowledges and checkpoints everything of one pipeline, then
   // commits; false if it could not within the shutdown timeout.
@@ -90,11 +99,16 @@ class RunLoop {
   const RunOptions run_;
   const Clock& clock_;
   const std::atomic<bool>& stop_requested_;
+  std::unique_ptr<metrics::Registry> own_registry_;  // when the caller gave no metrics
+  std::unique_ptr<RunMetrics> own_metrics_;
+  RunMetrics* metrics_;
   PipelineOptions pipeline_options_;
   engine::Sieve sieve_;
 
   std::unique_ptr<store::StateEnv> state_;
   kafka::DeliveryReports delivery_reports_;
+  std::unique_ptr<RdKafka::DeliveryReportCb> counted_reports_;  // counts errors, then forwards
+  std::unique_ptr<RdKafka::EventCb> kafka_events_;              // librdkafka's logs, through spdlog
   std::unique_ptr<RdKafka::Producer> producer_;
   std::unique_ptr<kafka::KafkaSink> sink_;
   std::unique_ptr<RdKafka::RebalanceCb> rebalance_cb_;
@@ -114,6 +128,8 @@ class RunLoop {
   bool paused_all_ = false;
   Clock::SteadyTime started_at_{}, last_progress_{};
   int64_t records_at_last_progress_ = 0;
+  Clock::SteadyTime last_sample_{};
+  std::set<PartitionId> sampled_;  // partitions whose series the last sample wrote
 };
 
 }  // namespace pagesieve::run

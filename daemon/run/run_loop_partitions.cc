@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "run/run_loop.h"
+#include "run/timed_shard.h"
 
 namespace pagesieve::run {
 
@@ -56,6 +57,7 @@ StatusOr<Offset> RunLoop::StartOffset(PartitionId p, const std::optional<Offset>
 }
 
 void RunLoop::OnAssign(std::vector<RdKafka::TopicPartition*>& partitions) {
+  metrics_->rebalances.WithLabels({"assign"}).Inc();
   std::vector<RdKafka::TopicPartition*> opened;
   for (RdKafka::TopicPartition* tp : partitions) {
     const PartitionId p(tp->partition());
@@ -72,10 +74,12 @@ void RunLoop::OnAssign(std::vector<RdKafka::TopicPartition*>& partitions) {
       continue;
     }
     tp->set_offset(start->value());
-    assigned_[p] = Assigned{next_pipeline_id_++,
-                            std::make_unique<PartitionPipeline>(
-                                kafka_.input_topic, p, std::move(shard).value(), *start,
-                                pipeline_options_, sieve_, clock_)};
+    auto timed = std::make_unique<TimedShard>(
+        std::move(shard).value(), clock_,
+        TimedShard::Timers{&metrics_->url_lookup, &metrics_->exact_lookup, &metrics_->near_lookup});
+    assigned_[p] = Assigned{next_pipeline_id_++, std::make_unique<PartitionPipeline>(
+                                                     kafka_.input_topic, p, std::move(timed),
+                                                     *start, pipeline_options_, sieve_, clock_)};
     opened.push_back(tp);
     spdlog::info("assigned {}-{}: starting at offset {}{}", kafka_.input_topic, p.value(),
                  start->value(), checkpointed ? " (shard checkpoint)" : "");
@@ -85,6 +89,10 @@ void RunLoop::OnAssign(std::vector<RdKafka::TopicPartition*>& partitions) {
     fatal_ = Status::Unavailable("incremental_assign: " + error->str());
     delete error;
   }
+  // Joined, and every shard assigned so far is open (restoring from a
+  // changelog, when it comes, belongs before this). librdkafka calls this
+  // at the end of every cooperative rebalance, even with nothing new.
+  if (fatal_.ok()) metrics_->SetReady(true);
 }
 
 bool RunLoop::DrainPartition(Assigned& a, Clock::SteadyTime deadline) {
@@ -118,6 +126,7 @@ bool RunLoop::DrainPartition(Assigned& a, Clock::SteadyTime deadline) {
 }
 
 void RunLoop::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) {
+  metrics_->rebalances.WithLabels({"revoke"}).Inc();
   const auto deadline = clock_.SteadyNow() + run_.shutdown_timeout;
   for (RdKafka::TopicPartition* tp : partitions) {
     auto it = assigned_.find(PartitionId(tp->partition()));
@@ -141,6 +150,7 @@ void RunLoop::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) 
 void RunLoop::OnLost(const std::vector<RdKafka::TopicPartition*>& partitions) {
   // Another member may own these already: nothing is checkpointed or
   // committed, and what was decided since the last checkpoint is dropped.
+  metrics_->rebalances.WithLabels({"lost"}).Inc();
   for (RdKafka::TopicPartition* tp : partitions) {
     spdlog::warn("lost {}-{}: dropping its work since the last checkpoint", kafka_.input_topic,
                  tp->partition());

@@ -38,6 +38,50 @@ class RebalanceHandler final : public RdKafka::RebalanceCb {
   RunLoop* loop_;
 };
 
+// Counts failed deliveries, then hands every report to the sink's callback.
+class CountedDeliveryReports final : public RdKafka::DeliveryReportCb {
+ public:
+  CountedDeliveryReports(RdKafka::DeliveryReportCb& inner, metrics::Counter& errors)
+      : inner_(inner), errors_(errors) {}
+  void dr_cb(RdKafka::Message& message) override {
+    if (message.err() != RdKafka::ERR_NO_ERROR) errors_.Inc();
+    inner_.dr_cb(message);
+  }
+
+ private:
+  RdKafka::DeliveryReportCb& inner_;
+  metrics::Counter& errors_;
+};
+
+// librdkafka's own log lines and client errors, through spdlog: in the
+// configured format (one JSON object per line with log.format = json)
+// instead of librdkafka's private one on stderr. Called from librdkafka's
+// threads; spdlog's default logger is thread-safe.
+class KafkaLogEvents final : public RdKafka::EventCb {
+ public:
+  void event_cb(RdKafka::Event& event) override {
+    switch (event.type()) {
+      case RdKafka::Event::EVENT_LOG:
+        spdlog::log(Level(event.severity()), "librdkafka {}: {}", event.fac(), event.str());
+        break;
+      case RdKafka::Event::EVENT_ERROR:
+        // Brokers going away and coming back land here; the client retries.
+        spdlog::warn("librdkafka: {}: {}", RdKafka::err2str(event.err()), event.str());
+        break;
+      default:
+        break;
+    }
+  }
+
+ private:
+  static spdlog::level::level_enum Level(RdKafka::Event::Severity s) {
+    if (s <= RdKafka::Event::EVENT_SEVERITY_ERROR) return spdlog::level::err;
+    if (s == RdKafka::Event::EVENT_SEVERITY_WARNING) return spdlog::level::warn;
+    if (s <= RdKafka::Event::EVENT_SEVERITY_INFO) return spdlog::level::info;
+    return spdlog::level::debug;
+  }
+};
+
 Status CheckWritable(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -62,7 +106,13 @@ Status RunLoop::Start() {
 
   std::string err;
   PS_ASSIGN_OR_RETURN(auto producer_conf, kafka::ProducerConf(kafka_));
-  if (producer_conf->set("dr_cb", &delivery_reports_, err) != RdKafka::Conf::CONF_OK) {
+  kafka_events_ = std::make_unique<KafkaLogEvents>();
+  if (producer_conf->set("event_cb", kafka_events_.get(), err) != RdKafka::Conf::CONF_OK) {
+    return Status::Internal(err);
+  }
+  counted_reports_ =
+      std::make_unique<CountedDeliveryReports>(delivery_reports_, metrics_->delivery_errors);
+  if (producer_conf->set("dr_cb", counted_reports_.get(), err) != RdKafka::Conf::CONF_OK) {
     return Status::Internal(err);
   }
   producer_.reset(RdKafka::Producer::create(producer_conf.get(), err));
@@ -71,6 +121,9 @@ Status RunLoop::Start() {
   delivery_reports_.set_sink(sink_.get());
 
   PS_ASSIGN_OR_RETURN(auto consumer_conf, kafka::ConsumerConf(kafka_));
+  if (consumer_conf->set("event_cb", kafka_events_.get(), err) != RdKafka::Conf::CONF_OK) {
+    return Status::Internal(err);
+  }
   rebalance_cb_ = std::make_unique<RebalanceHandler>(this);
   if (consumer_conf->set("rebalance_cb", rebalance_cb_.get(), err) != RdKafka::Conf::CONF_OK) {
     return Status::Internal(err);

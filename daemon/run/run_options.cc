@@ -44,6 +44,7 @@ StatusOr<RunOptions> RunOptionsFromConfig(const Config& config) {
   PS_ASSIGN_OR_RETURN(o.max_unacknowledged, config.GetInt("run.max_unacknowledged"));
   PS_ASSIGN_OR_RETURN(o.shutdown_timeout, config.GetDuration("run.shutdown_timeout"));
   PS_ASSIGN_OR_RETURN(o.progress_interval, config.GetDuration("run.progress_interval"));
+  PS_ASSIGN_OR_RETURN(o.sample_interval, config.GetDuration("metrics.sample_interval"));
   if (threads < 0 || threads > 1024) return Status::InvalidArgument("run.threads must be 0..1024");
   if (batch < 1 || batch > 100'000) {
     return Status::InvalidArgument("run.batch_records must be 1..100000");
@@ -52,6 +53,10 @@ StatusOr<RunOptions> RunOptionsFromConfig(const Config& config) {
   if (o.max_unacknowledged < 1) return Status::InvalidArgument("run.max_unacknowledged must be >= 1");
   if (o.progress_interval.count() <= 0) {
     return Status::InvalidArgument("run.progress_interval must be positive");
+  }
+  if (o.sample_interval < std::chrono::milliseconds(10) ||
+      o.sample_interval > std::chrono::hours(1)) {
+    return Status::InvalidArgument("metrics.sample_interval must be 10ms..1h");
   }
   o.threads = threads > 0 ? static_cast<int>(threads)
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));

@@ -39,11 +39,13 @@ struct RunOptions {
   int64_t max_unacknowledged = 100'000;
   Duration shutdown_timeout = std::chrono::seconds(30);
   Duration progress_interval = std::chrono::seconds(30);
+  Duration sample_interval = std::chrono::seconds(1);  // metrics.sample_interval
   StartPosition from;
   EndPosition until;
 };
 
-// Reads [run] (threads = 0 becomes the number of cores).
+// Reads [run] (threads = 0 becomes the number of cores) and
+// metrics.sample_interval.
 StatusOr<RunOptions> RunOptionsFromConfig(const Config& config);
 
 }  // namespace pagesieve::run

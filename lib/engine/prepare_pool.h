@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -22,6 +23,9 @@ struct PrepareBatch {
   std::vector<std::string> storage;
   std::vector<InputRecord> records;
   std::vector<StatusOr<PreparedRecord>> results;  // filled by the pool, same order
+  // How long each record took to prepare (steady clock), same order: what
+  // the daemon's fingerprinting histogram observes.
+  std::vector<std::chrono::nanoseconds> prepare_times;
 
   size_t size() const { return records.size(); }
 };

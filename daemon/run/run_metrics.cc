@@ -1,0 +1,143 @@
+#include "run/run_metrics.h"
+
+#include "version.h"
+
+namespace pagesieve::run {
+
+using metrics::ExponentialBuckets;
+
+namespace {
+
+// Consumed -> decided: 0.5 ms .. 33 s.
+std::vector<double> LatencyBuckets() { return ExponentialBuckets(0.0005, 2, 17); }
+// One record's parse and fingerprint: 10 us .. 1.3 s.
+std::vector<double> FingerprintBuckets() { return ExponentialBuckets(0.00001, 2, 18); }
+// One store lookup: 1 us (Bloom says no) .. 1 s (a cold disk read).
+std::vector<double> LookupBuckets() { return ExponentialBuckets(0.000001, 4, 11); }
+
+}  // namespace
+
+RunMetrics::RunMetrics(metrics::Registry& r)
+    : registry(r),
+      records_consumed(r.AddCounter("pagesieve_records_consumed_total",
+                                    "Input records consumed and handed to their partition.")
+                           .Get()),
+      verdicts(r.AddCounter("pagesieve_verdicts_total",
+                            "Verdicts decided, by verdict (unique, duplicate, skipped) and "
+                            "duplicate tier (url, exact, near; none otherwise).",
+                            {"verdict", "tier"})),
+      unique(verdicts.WithLabels({"unique", "none"})),
+      duplicate_url(verdicts.WithLabels({"duplicate", "url"})),
+      duplicate_exact(verdicts.WithLabels({"duplicate", "exact"})),
+      duplicate_near(verdicts.WithLabels({"duplicate", "near"})),
+      skipped(verdicts.WithLabels({"skipped", "none"})),
+      dead_letters(r.AddCounter("pagesieve_dead_letters_total",
+                                "Input records sent to the dead-letter topic.")
+                       .Get()),
+      truncated(r.AddCounter("pagesieve_truncated_records_total",
+                             "Records whose body was cut at max_body_bytes.")
+                    .Get()),
+      rebalances(r.AddCounter("pagesieve_rebalances_total",
+                              "Consumer group rebalance events (assign, revoke, lost).",
+                              {"event"})),
+      delivery_errors(r.AddCounter("pagesieve_producer_delivery_errors_total",
+                                   "Output messages the broker did not acknowledge.")
+                          .Get()),
+      checkpoints(r.AddCounter("pagesieve_checkpoints_total",
+                               "Shard checkpoints taken (state and offset saved together).")
+                      .Get()),
+      processing_latency(r.AddHistogram("pagesieve_processing_latency_seconds",
+                                        "From a record consumed to its verdict decided (and "
+                                        "queued for the producer).",
+                                        {}, LatencyBuckets())
+                             .Get()),
+      fingerprint_time(r.AddHistogram("pagesieve_fingerprint_seconds",
+                                      "Parsing and fingerprinting one record.", {},
+                                      FingerprintBuckets())
+                           .Get()),
+      lookup_time(r.AddHistogram("pagesieve_store_lookup_seconds",
+                                 "One lookup in a shard's store (url, exact, near).", {"store"},
+                                 LookupBuckets())),
+      url_lookup(lookup_time.WithLabels({"url"})),
+      exact_lookup(lookup_time.WithLabels({"exact"})),
+      near_lookup(lookup_time.WithLabels({"near"})),
+      consumer_lag(r.AddGauge("pagesieve_consumer_lag_records",
+                              "Records in the partition not yet decided (high watermark minus "
+                              "next offset).",
+                              {"partition"})),
+      event_time_lag(r.AddGauge("pagesieve_event_time_lag_seconds",
+                                "Wall clock minus the partition's watermark (latest event time "
+                                "seen).",
+                                {"partition"})),
+      bloom_fill(r.AddGauge("pagesieve_bloom_fill_ratio",
+                            "Fraction of the URL Bloom filter's live bits that are set.",
+                            {"partition"})),
+      bloom_fpr(r.AddGauge("pagesieve_bloom_false_positive_rate",
+                           "The URL Bloom filter's false-positive rate estimated from its fill.",
+                           {"partition"})),
+      store_entries(r.AddGauge("pagesieve_store_entries",
+                               "Entries per store (RocksDB's estimate, expired ones included "
+                               "until compaction).",
+                               {"partition", "store"})),
+      disk_bytes(
+          r.AddGauge("pagesieve_store_disk_bytes", "Live SST files of the shard.", {"partition"})),
+      memtable_bytes(r.AddGauge("pagesieve_store_memtable_bytes",
+                                "Memtables of the shard (from the shared write buffer).",
+                                {"partition"})),
+      pending_writes(r.AddGauge("pagesieve_store_pending_writes",
+                                "Keys written since the shard's last checkpoint.", {"partition"})),
+      restore_progress(r.AddGauge("pagesieve_restore_progress_ratio",
+                                  "Share of the shard restored before it serves (1: ready; "
+                                  "shards are opened from local disk, so always 1 for now).",
+                                  {"partition"})),
+      assigned_partitions(
+          r.AddGauge("pagesieve_assigned_partitions", "Input partitions this process owns.").Get()),
+      paused_partitions(
+          r.AddGauge("pagesieve_paused_partitions", "Partitions paused by backpressure.").Get()),
+      pending_bytes(r.AddGauge("pagesieve_pending_bytes",
+                               "Input bytes consumed and not yet decided (run.max_pending_bytes).")
+                        .Get()),
+      prepare_queue(r.AddGauge("pagesieve_fingerprint_queue_records",
+                               "Records waiting for or in fingerprinting.")
+                        .Get()),
+      producer_queue(r.AddGauge("pagesieve_producer_queue_messages",
+                                "Output messages produced and not yet acknowledged.")
+                         .Get()),
+      ready_gauge(r.AddGauge("pagesieve_ready", "1 when /readyz answers 200.").Get()) {
+  r.AddGauge("pagesieve_build_info", "Always 1; the version as a label.", {"version"})
+      .WithLabels({std::string(kVersionString)})
+      .Set(1);
+}
+
+void RunMetrics::AddCounts(const engine::VerdictCounts& now) {
+  const auto add = [](metrics::Counter& c, int64_t now_total, int64_t& added) {
+    if (now_total > added) c.Inc(static_cast<uint64_t>(now_total - added));
+    added = now_total;
+  };
+  if (now.records == added_.records) return;
+  added_.records = now.records;
+  add(unique, now.unique, added_.unique);
+  add(duplicate_url, now.duplicate_url, added_.duplicate_url);
+  add(duplicate_exact, now.duplicate_exact, added_.duplicate_exact);
+  add(duplicate_near, now.duplicate_near, added_.duplicate_near);
+  add(skipped, now.skipped, added_.skipped);
+  add(dead_letters, now.dead_letters, added_.dead_letters);
+  add(truncated, now.truncated, added_.truncated);
+}
+
+void RunMetrics::RemovePartition(PartitionId partition) {
+  const std::string p = std::to_string(partition.value());
+  for (metrics::GaugeFamily* f :
+       {&consumer_lag, &event_time_lag, &bloom_fill, &bloom_fpr, &disk_bytes, &memtable_bytes,
+        &pending_writes, &restore_progress}) {
+    f->Remove({p});
+  }
+  store_entries.RemoveIf([&](const metrics::LabelValues& v) { return v[0] == p; });
+}
+
+void RunMetrics::SetReady(bool r) {
+  ready.store(r);
+  ready_gauge.Set(r ? 1 : 0);
+}
+
+}  // namespace pagesieve::run
