@@ -172,6 +172,67 @@ class ComposeTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
 
 
+def dockerfile_stages():
+    """The Dockerfile's stages: name -> its lines (continuations joined)."""
+    with open(os.path.join(REPO, "docker", "Dockerfile"), encoding="utf-8") as f:
+        text = re.sub(r"\\\n", " ", f.read())
+    stages, current = {}, None
+    for line in text.splitlines():
+        line = line.strip()
+        m = re.match(r"FROM (\S+) AS (\S+)", line)
+        if m:
+            current = m.group(2)
+            stages[current] = ["FROM " + m.group(1)]
+        elif current and line and not line.startswith("#"):
+            stages[current].append(line)
+    return stages
+
+
+class DockerfileTest(unittest.TestCase):
+    def setUp(self):
+        self.stages = dockerfile_stages()
+
+    def test_builds_on_bookworm_and_runs_on_bookworm_slim(self):
+        self.assertEqual(self.stages["build"][0], "FROM debian:bookworm")
+        self.assertEqual(self.stages["runtime"][0], "FROM debian:bookworm-slim")
+        self.assertEqual(list(self.stages)[-1], "runtime")
+
+    def test_build_stage_uses_install_deps_and_skips_tests_and_benchmarks(self):
+        build = " ".join(self.stages["build"])
+        self.assertIn("scripts/install-deps", build)
+        self.assertIn("-DCMAKE_BUILD_TYPE=Release", build)
+        self.assertIn("-DPAGESIEVE_BUILD_TESTS=OFF", build)
+        self.assertIn("-DPAGESIEVE_BUILD_BENCHMARKS=OFF", build)
+
+    def test_runtime_runs_pagesieve_as_an_unprivileged_user(self):
+        runtime = self.stages["runtime"]
+        users = [l.split()[1] for l in runtime if l.startswith("USER ")]
+        self.assertTrue(users and not users[-1].startswith(("root", "0")), users)
+        self.assertIn('ENTRYPOINT ["pagesieve"]', runtime)
+        self.assertTrue(any("/etc/pagesieve/pagesieve.toml" in l for l in runtime
+                            if l.startswith("CMD")))
+
+    def test_runtime_installs_the_package_of_every_library_the_binary_needs(self):
+        if not BINARY:
+            self.skipTest("no pagesieve binary given")
+        try:
+            dynamic = subprocess.run(["readelf", "-d", BINARY], capture_output=True, text=True,
+                                     check=True).stdout
+        except (OSError, subprocess.CalledProcessError) as e:
+            self.skipTest("readelf: %s" % e)
+        installed = set(" ".join(l for l in self.stages["runtime"] if "apt-get install" in l)
+                        .split())
+        base = {"libc6", "libgcc-s1", "libstdc++6"}  # in every Debian image
+        needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", dynamic)
+        # One dpkg call for all; a library no package owns (a sanitizer
+        # runtime) is simply not listed.
+        owners = subprocess.run(["dpkg", "-S"] + ["*/" + lib for lib in needed],
+                                capture_output=True, text=True).stdout
+        packages = {line.split(":")[0] for line in owners.splitlines() if ":" in line}
+        self.assertTrue(packages, "dpkg knows none of " + " ".join(needed))
+        self.assertEqual(packages - base - installed, set())
+
+
 class YamlSubsetTest(unittest.TestCase):
     def test_parses_mappings_lists_flow_lists_and_block_scalars(self):
         doc = parse_yaml('a:\n  b: "x # y"  # c\n  c: [p, "q r"]\n  d:\n    - e\n'
