@@ -159,6 +159,7 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
     """A running daemon fed `count` events at `rate` per second."""
     child = bench_proc.Child(daemon_argv(pagesieve, broker, topics, threads, []),
                              os.path.join(workdir, "latency.log"))
+    reader = None
     try:
         if not child.wait_for_lines(is_assignment, partitions, 120):
             raise RuntimeError("the daemon was not assigned its partitions:\n" +
@@ -167,8 +168,8 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
         produce_paced(broker, topics.input, bench_stream.read_keyed_lines(stream.keyed_path, count),
                       rate)
         complete = reader.wait_for(count, 120)
-        received = reader.stop()
     finally:
+        received = reader.stop() if reader else []
         child.terminate()
         usage = child.wait(timeout_s=60)
     if not complete:
