@@ -2,13 +2,15 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include "run_process.h"
 
 namespace pagesieve::commands {
 namespace {
@@ -35,28 +37,14 @@ std::string RunLines(const url::Canonicalizer& canonicalizer, const std::string&
 
 struct BinaryRun {
   int exit_code;
-  std::string output;  // stdout and stderr together
+  std::string output;  // standard output, then standard error
 };
 
-// Runs the built binary with `args`, feeding it `input` from a file.
-BinaryRun RunBinary(const std::string& args, const std::string& input) {
-  const std::filesystem::path dir = ::testing::TempDir();
-  const std::filesystem::path input_file =
-      dir / ("canonicalize_input_" +
-             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-  std::ofstream(input_file, std::ios::binary) << input;
-  const std::string command = std::string(PAGESIEVE_BINARY_DIR "/pagesieve canonicalize ") + args +
-                              " < '" + input_file.string() + "' 2>&1";
-  std::FILE* pipe = popen(command.c_str(), "r");
-  BinaryRun run{-1, ""};
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) run.output.append(buffer, got);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::filesystem::remove(input_file);
-  return run;
+// Runs the built binary: `pagesieve canonicalize <args>` with `input` on stdin.
+BinaryRun RunBinary(std::vector<std::string> args, const std::string& input) {
+  args.insert(args.begin(), "canonicalize");
+  const pagesieve::testing::ProcessResult run = pagesieve::testing::RunPagesieve(args, input);
+  return {run.exit_code, run.out + run.err};
 }
 
 TEST(CanonicalizeLinesTest, AnswersEachLineInOrderGoodOrBad) {
@@ -114,15 +102,15 @@ TEST(CanonicalizeLinesTest, AnswersAHugeLineWithAnErrorAndGoesOn) {
 }
 
 TEST(CanonicalizeCommandTest, BinaryAnswersEachLine) {
-  const BinaryRun run = RunBinary("", "http://A.com/./x\nnot a url\n");
+  const BinaryRun run = RunBinary({}, "http://A.com/./x\nnot a url\n");
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.output, "http://a.com/x\n!error: missing scheme\n");
 }
 
 TEST(CanonicalizeCommandTest, SetTakesEffect) {
   const std::string input = "http://www.example.com/\n";
-  EXPECT_EQ(RunBinary("", input).output, "http://www.example.com/\n");
-  const BinaryRun run = RunBinary("--set url.strip_www=true", input);
+  EXPECT_EQ(RunBinary({}, input).output, "http://www.example.com/\n");
+  const BinaryRun run = RunBinary({"--set", "url.strip_www=true"}, input);
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.output, "http://example.com/\n");
 }
@@ -131,19 +119,19 @@ TEST(CanonicalizeCommandTest, ConfigFileTakesEffect) {
   const std::filesystem::path config =
       std::filesystem::path(::testing::TempDir()) / "canonicalize_test_config.toml";
   std::ofstream(config) << "[url]\nfold_scheme = true\n";
-  const BinaryRun run = RunBinary("--config '" + config.string() + "'", "http://example.com/\n");
+  const BinaryRun run = RunBinary({"--config", config.string()}, "http://example.com/\n");
   std::filesystem::remove(config);
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.output, "https://example.com/\n");
 }
 
 TEST(CanonicalizeCommandTest, BadSetExitsTwoWithAClearMessage) {
-  const BinaryRun unknown = RunBinary("--set url.strip_wwww=true", "http://a.com/\n");
+  const BinaryRun unknown = RunBinary({"--set", "url.strip_wwww=true"}, "http://a.com/\n");
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_THAT(unknown.output, HasSubstr("url.strip_wwww"));
   EXPECT_EQ(unknown.output.find("http://a.com/"), std::string::npos);  // nothing was done
 
-  const BinaryRun out_of_range = RunBinary("--set url.max_length=1", "http://a.com/\n");
+  const BinaryRun out_of_range = RunBinary({"--set", "url.max_length=1"}, "http://a.com/\n");
   EXPECT_EQ(out_of_range.exit_code, 2);
   EXPECT_THAT(out_of_range.output, HasSubstr("url.max_length"));
   EXPECT_EQ(std::count(out_of_range.output.begin(), out_of_range.output.end(), '\n'), 1);

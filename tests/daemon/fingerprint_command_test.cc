@@ -2,14 +2,12 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "run_process.h"
 
 namespace pagesieve::commands {
 namespace {
@@ -117,32 +115,18 @@ TEST(FingerprintToJsonTest, InvalidUtf8InTextDoesNotThrow) {
 
 struct BinaryRun {
   int exit_code;
-  std::string output;  // stdout and stderr together
+  std::string output;  // standard output, then standard error
 };
 
-// Runs the built binary: `pagesieve fingerprint <args> < input`.
-BinaryRun RunBinary(const std::string& args, const std::string& input) {
-  const std::filesystem::path input_file =
-      std::filesystem::path(::testing::TempDir()) /
-      ("fingerprint_input_" +
-       std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-  std::ofstream(input_file, std::ios::binary) << input;
-  const std::string command = std::string(PAGESIEVE_BINARY_DIR "/pagesieve fingerprint ") + args +
-                              " < '" + input_file.string() + "' 2>&1";
-  BinaryRun run{-1, ""};
-  std::FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) run.output.append(buffer, got);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::filesystem::remove(input_file);
-  return run;
+// Runs the built binary: `pagesieve fingerprint <args>` with `input` on stdin.
+BinaryRun RunBinary(std::vector<std::string> args, const std::string& input) {
+  args.insert(args.begin(), "fingerprint");
+  const pagesieve::testing::ProcessResult run = pagesieve::testing::RunPagesieve(args, input);
+  return {run.exit_code, run.out + run.err};
 }
 
 TEST(FingerprintBinaryTest, FingerprintsOnePageFromStandardInput) {
-  BinaryRun run = RunBinary("--url http://a.example/page", kArticle);
+  BinaryRun run = RunBinary({"--url", "http://a.example/page"}, kArticle);
   EXPECT_EQ(run.exit_code, 0) << run.output;
   nlohmann::json j = nlohmann::json::parse(run.output);
   EXPECT_EQ(j["canonical_url"], "http://a.example/page");
@@ -150,30 +134,30 @@ TEST(FingerprintBinaryTest, FingerprintsOnePageFromStandardInput) {
 }
 
 TEST(FingerprintBinaryTest, ReadsEventsWithInputDash) {
-  BinaryRun run = RunBinary("--input -", Event({{"url", "http://a.example/"}, {"body", "x"}}));
+  BinaryRun run = RunBinary({"--input", "-"}, Event({{"url", "http://a.example/"}, {"body", "x"}}));
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_THAT(run.output, HasSubstr("\"canonical_url\":\"http://a.example/\""));
 }
 
 TEST(FingerprintBinaryTest, BadLinesMakeTheExitCodeOne) {
-  BinaryRun run = RunBinary("--input -", "oops\n");
+  BinaryRun run = RunBinary({"--input", "-"}, "oops\n");
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_THAT(run.output, HasSubstr("\"line\":1"));
 }
 
 TEST(FingerprintBinaryTest, MissingUrlIsAUsageError) {
-  BinaryRun run = RunBinary("", "");
+  BinaryRun run = RunBinary({}, "");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.output, HasSubstr("--url"));
 }
 
 TEST(FingerprintBinaryTest, BadUrlIsAUsageError) {
-  BinaryRun run = RunBinary("--url 'not a url'", "body");
+  BinaryRun run = RunBinary({"--url", "not a url"}, "body");
   EXPECT_EQ(run.exit_code, 2);
 }
 
 TEST(FingerprintBinaryTest, UrlAndInputExcludeEachOther) {
-  BinaryRun run = RunBinary("--url http://a.example/ --input -", "");
+  BinaryRun run = RunBinary({"--url", "http://a.example/", "--input", "-"}, "");
   EXPECT_EQ(run.exit_code, 2);
 }
 
