@@ -58,6 +58,13 @@ demo::ConfigLoader Loader(const DemoFlags& flags) {
   };
 }
 
+// A configuration the demo could not use (an unknown key, a bad value, a
+// property librdkafka refuses) is a usage error, like everywhere else.
+int Fail(const Status& status) {
+  cli::PrintError(status);
+  return status.code() == StatusCode::kInvalidArgument ? cli::kExitUsage : cli::kExitFailure;
+}
+
 int WriteSample(const DemoFlags& flags, const demo::DemoOptions& options) {
   std::ofstream out(flags.write_sample, std::ios::binary);
   for (const demo::SampleEvent& e : demo::GenerateSampleCrawl(options.sample)) {
@@ -73,10 +80,7 @@ int WriteSample(const DemoFlags& flags, const demo::DemoOptions& options) {
 
 int ProduceOnly(const DemoFlags& flags, const demo::DemoOptions& options) {
   StatusOr<int64_t> produced = demo::ProduceDemoSample(options, Loader(flags));
-  if (!produced.ok()) {
-    cli::PrintError(produced.status());
-    return cli::kExitFailure;
-  }
+  if (!produced.ok()) return Fail(produced.status());
   std::fprintf(stderr, "pagesieve demo: produced %lld sample events\n",
                static_cast<long long>(*produced));
   return cli::kExitOk;
@@ -94,10 +98,7 @@ int Run(const DemoFlags& flags) {
   std::signal(SIGINT, OnDemoStopSignal);
   StatusOr<demo::DemoResult> result =
       demo::RunDemo(*options, Loader(flags), Clock::System(), g_stop);
-  if (!result.ok()) {
-    cli::PrintError(result.status());
-    return cli::kExitFailure;
-  }
+  if (!result.ok()) return Fail(result.status());
   const std::string text = flags.json ? demo::RenderJson(result->summary, result->context)
                                       : demo::RenderText(result->summary, result->context);
   std::fputs(text.c_str(), stdout);

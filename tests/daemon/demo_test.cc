@@ -230,6 +230,12 @@ TEST(DemoCommandTest, RefusesAnEmptyOrHugeSample) {
   EXPECT_EQ(testing::RunPagesieve({"demo", "--events", "many"}).exit_code, 2);
 }
 
+TEST(DemoCommandTest, AnUnknownConfigurationKeyIsAUsageError) {
+  const testing::ProcessResult r = testing::RunPagesieve({"demo", "--set", "kafka.no_such_key=1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("kafka.no_such_key"));
+}
+
 TEST(DemoCommandTest, AnUnreachableBrokerFailsWithOneLine) {
   // Port 1 on loopback refuses at once; the short timeout keeps the test fast.
   const testing::ProcessResult r =
