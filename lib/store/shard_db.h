@@ -37,7 +37,10 @@ class ShardDb {
   // Opens an existing shard for reading only (shard_db_read_only.cc): no
   // LOCK taken and nothing written, so a running pagesieve may hold the
   // shard. It shows the last checkpoint as of the call; Commit() fails.
-  static StatusOr<std::unique_ptr<ShardDb>> OpenReadOnly(const std::string& dir);
+  // `families` holds one descriptor per Cf, in Cf order; empty opens the
+  // metadata alone, with plain options (enough to read the identity).
+  static StatusOr<std::unique_ptr<ShardDb>> OpenReadOnly(
+      const std::string& dir, std::vector<rocksdb::ColumnFamilyDescriptor> families = {});
   ~ShardDb();
   ShardDb(const ShardDb&) = delete;
   ShardDb& operator=(const ShardDb&) = delete;

@@ -44,9 +44,11 @@ StatusOr<std::optional<std::string>> Read(ShardDb* db, Cf cf, std::string_view k
   return std::optional<std::string>(std::string(value));
 }
 
+// The near column family's prefix extractor covers a whole key; a scan of
+// one scope crosses prefixes, so it seeks in total order.
 std::unique_ptr<rocksdb::Iterator> TotalOrderIterator(ShardDb* db, Cf cf) {
   rocksdb::ReadOptions options;
-  options.total_order_seek = true;  // no prefix extractor is configured when reading
+  options.total_order_seek = true;
   return std::unique_ptr<rocksdb::Iterator>(db->db()->NewIterator(options, db->handle(cf)));
 }
 
@@ -115,7 +117,9 @@ StatusOr<std::vector<Inspected<NearMatch>>> ShardInspector::InspectNear(std::str
 // at least one table (simhash_tables.h): one prefix scan per table.
 StatusOr<std::vector<uint64_t>> ShardInspector::TableCandidates(uint64_t scope_id, uint64_t simhash,
                                                                 int max_distance) {
-  std::unique_ptr<rocksdb::Iterator> it = TotalOrderIterator(db_.get(), kNearTablesCf);
+  // The writer's prefix iterator: the probe is exactly the column family's
+  // prefix, so prefix Bloom filters and the hash memtable serve it.
+  PS_ASSIGN_OR_RETURN(rocksdb::Iterator * it, db_->DbIterator(kNearTablesCf));
   std::vector<uint64_t> found;
   char key[32];
   for (int t = 0; t < layout_.tables(); ++t) {
