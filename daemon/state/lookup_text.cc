@@ -79,7 +79,15 @@ std::string UrlText(const LookupContext& c, const ShardLookup& s) {
 std::string ContentText(const ShardLookup& s) {
   if (!s.content_digest) return "";
   const std::string head = "content " + s.content_digest->Hex();
-  if (!s.content) return "  " + head + ": no entry\n";
+  if (!s.content) {
+    // Only a record found unique inserts its content; the last record at a
+    // URL that has none here was a URL or near duplicate (or it expired and
+    // was compacted away).
+    const char* hint = s.url ? " (the record that left it was a URL or near duplicate, or it "
+                               "expired: look up its SimHash)"
+                             : "";
+    return "  " + head + ": no entry" + hint + "\n";
+  }
   const auto& e = *s.content;
   std::string text = "  " + head + ": " + LivenessText(e.live, e.live_until) + "\n";
   text += Field(4, "origin", OriginText(e.entry.origin));
