@@ -34,10 +34,10 @@ std::string StoreLine(const char* name, const store::StoreFigures& f) {
 std::string BloomText(const std::optional<store::BloomFigures>& bloom) {
   if (!bloom) return Field("url bloom filter", "none stored (no checkpoint yet)");
   const store::BloomFigures& b = *bloom;
-  std::string text =
-      Field("url bloom filter", "fill " + Percent(b.fill_ratio) + ", estimated false positives " +
-                                    Percent(b.estimated_false_positive_rate) + ", " +
-                                    FormatBytes(b.memory_bytes) + " of memory");
+  std::string text = Field("url bloom filter",
+                           "fill " + Percent(b.fill_ratio) + ", estimated false positives " +
+                               Percent(b.estimated_false_positive_rate) + ", " +
+                               FormatBytes(b.memory_bytes) + " of memory in a running pagesieve");
   text += Field("", "built for " + std::to_string(b.options.expected_items) + " URLs at " +
                         Percent(b.options.false_positive_rate) + " over " +
                         FormatDuration(b.options.ttl) + ", " +
