@@ -181,7 +181,6 @@ StatusOr<DemoResult> RunOnCluster(const DemoOptions& options, Setup setup, MockC
 
 StatusOr<DemoResult> RunDemo(const DemoOptions& options, const ConfigLoader& load,
                              const Clock& clock, const std::atomic<bool>& stop) {
-  const std::vector<SampleEvent> events = GenerateSampleCrawl(options.sample);
   std::unique_ptr<MockCluster> mock;
   std::string bootstrap, prefix = "demo-", group = "pagesieve-demo";
   if (options.bootstrap) {
@@ -197,6 +196,7 @@ StatusOr<DemoResult> RunDemo(const DemoOptions& options, const ConfigLoader& loa
   PS_ASSIGN_OR_RETURN(Setup setup, ReadSetup(config));
   const kafka::KafkaOptions kafka = setup.kafka;
   PS_RETURN_IF_ERROR(CreateTopics(mock.get(), options.bootstrap, kafka, options));
+  const std::vector<SampleEvent> events = GenerateSampleCrawl(options.sample);
   StatusOr<DemoResult> result =
       RunOnCluster(options, std::move(setup), mock.get(), events, clock, stop);
   if (options.bootstrap) DeleteOwnTopics(kafka, prefix, options.timeout);
