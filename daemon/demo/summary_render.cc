@@ -30,7 +30,7 @@ const char* Why(const std::string& variant) {
   if (variant == "url_variant")
     return "same page; tracking parameters, session id or host case in the URL";
   if (variant == "mirror") return "same article on the site's mobile or AMP host";
-  if (variant == "edit") return "print version with one word changed";
+  if (variant == "edit") return "print version with a misspelt word corrected";
   if (variant == "correction") return "same URL, a correction appended to the article";
   if (variant == "refetch") return "same URL fetched again; ads, teasers and clock rotated";
   return "";
