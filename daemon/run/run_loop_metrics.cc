@@ -57,6 +57,8 @@ void RunLoop::SamplePartition(PartitionId partition, const Assigned& a, EventTim
   metrics_->store_entries.WithLabels({p, "near"}).Set(static_cast<double>(stats.near_entries));
   metrics_->disk_bytes.WithLabels({p}).Set(static_cast<double>(stats.disk_bytes));
   metrics_->memtable_bytes.WithLabels({p}).Set(static_cast<double>(stats.memtable_bytes));
+  metrics_->pending_compaction_bytes.WithLabels({p}).Set(
+      static_cast<double>(stats.pending_compaction_bytes));
   metrics_->pending_writes.WithLabels({p}).Set(static_cast<double>(stats.pending_writes));
   metrics_->restore_progress.WithLabels({p}).Set(1);  // opened from local disk: nothing to restore
 }

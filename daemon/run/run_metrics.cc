@@ -84,6 +84,10 @@ RunMetrics::RunMetrics(metrics::Registry& r)
       memtable_bytes(r.AddGauge("pagesieve_store_memtable_bytes",
                                 "Memtables of the shard (from the shared write buffer).",
                                 {"partition"})),
+      pending_compaction_bytes(r.AddGauge(
+          "pagesieve_store_pending_compaction_bytes",
+          "RocksDB's estimate of the bytes compaction still has to rewrite in the shard.",
+          {"partition"})),
       pending_writes(r.AddGauge("pagesieve_store_pending_writes",
                                 "Keys written since the shard's last checkpoint.", {"partition"})),
       restore_progress(r.AddGauge("pagesieve_restore_progress_ratio",
@@ -129,7 +133,7 @@ void RunMetrics::RemovePartition(PartitionId partition) {
   const std::string p = std::to_string(partition.value());
   for (metrics::GaugeFamily* f :
        {&consumer_lag, &event_time_lag, &bloom_fill, &bloom_fpr, &disk_bytes, &memtable_bytes,
-        &pending_writes, &restore_progress}) {
+        &pending_compaction_bytes, &pending_writes, &restore_progress}) {
     f->Remove({p});
   }
   store_entries.RemoveIf([&](const metrics::LabelValues& v) { return v[0] == p; });

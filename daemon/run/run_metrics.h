@@ -55,6 +55,7 @@ struct RunMetrics {
   metrics::GaugeFamily& store_entries;     // partition, store
   metrics::GaugeFamily& disk_bytes;        // partition
   metrics::GaugeFamily& memtable_bytes;    // partition
+  metrics::GaugeFamily& pending_compaction_bytes;  // partition
   metrics::GaugeFamily& pending_writes;    // partition
   metrics::GaugeFamily& restore_progress;  // partition
   metrics::Gauge& assigned_partitions;

@@ -205,6 +205,8 @@ ShardStats RocksShard::Stats() const {
   for (int cf = 0; cf < kNumCfs; ++cf) {
     stats.disk_bytes += property(static_cast<Cf>(cf), "rocksdb.live-sst-files-size");
     stats.memtable_bytes += property(static_cast<Cf>(cf), "rocksdb.size-all-mem-tables");
+    stats.pending_compaction_bytes +=
+        property(static_cast<Cf>(cf), "rocksdb.estimate-pending-compaction-bytes");
   }
   return stats;
 }

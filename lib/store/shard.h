@@ -49,6 +49,9 @@ struct ShardStats {
   int near_tables = 0;            // SimHash tables (keys per near entry)
   uint64_t disk_bytes = 0;        // live SST files
   uint64_t memtable_bytes = 0;    // from the shared write-buffer budget
+  // RocksDB's estimate of the bytes compaction must rewrite to bring every
+  // level under its target size: grows when writes outrun compaction.
+  uint64_t pending_compaction_bytes = 0;
   uint64_t pending_writes = 0;    // keys written since the last checkpoint
   uint64_t bloom_memory_bytes = 0;
   double bloom_fill_ratio = 0;

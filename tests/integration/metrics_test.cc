@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -92,6 +93,12 @@ TEST_F(DaemonTest, MetricsMoveByTheRecordsProcessedAndMatchTheVerdicts) {
   EXPECT_EQ(after.Sum("pagesieve_verdicts_total") + *after.Value("pagesieve_dead_letters_total"),
             n);
   EXPECT_EQ(after.Value("pagesieve_dead_letters_total"), published.dead_letters.size());
+  // Every assigned shard reports its compaction backlog (0 is a fine value).
+  EXPECT_EQ(std::count_if(after.samples.begin(), after.samples.end(),
+                          [](const Sample& s) {
+                            return s.name == "pagesieve_store_pending_compaction_bytes";
+                          }),
+            kPartitions);
 
   // Verdict counters agree with what was published, kind by kind.
   std::map<std::pair<std::string, std::string>, double> by_kind;

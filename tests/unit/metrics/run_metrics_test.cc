@@ -221,6 +221,7 @@ TEST_F(RunMetricsTest, RemovingAPartitionDropsOnlyItsSeries) {
     metrics_.store_entries.WithLabels({p, "url"}).Set(5);
     metrics_.store_entries.WithLabels({p, "near"}).Set(5);
     metrics_.bloom_fill.WithLabels({p}).Set(0.1);
+    metrics_.pending_compaction_bytes.WithLabels({p}).Set(4096);
   }
   metrics_.RemovePartition(PartitionId(1));
   testing::Exposition e = Scrape();
@@ -228,6 +229,9 @@ TEST_F(RunMetricsTest, RemovingAPartitionDropsOnlyItsSeries) {
   EXPECT_FALSE(e.Value("pagesieve_consumer_lag_records", {{"partition", "1"}}).has_value());
   EXPECT_EQ(e.Value("pagesieve_consumer_lag_records", {{"partition", "2"}}), 10);
   EXPECT_FALSE(e.Value("pagesieve_bloom_fill_ratio", {{"partition", "1"}}).has_value());
+  EXPECT_FALSE(
+      e.Value("pagesieve_store_pending_compaction_bytes", {{"partition", "1"}}).has_value());
+  EXPECT_EQ(e.Value("pagesieve_store_pending_compaction_bytes", {{"partition", "2"}}), 4096);
 }
 
 TEST_F(RunMetricsTest, EveryMetricFollowsThePrometheusNamingConventions) {
