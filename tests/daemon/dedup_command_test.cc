@@ -1,7 +1,6 @@
 // pagesieve dedup as users run it: the built binary over JSONL files.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -14,32 +13,13 @@
 #include <vector>
 
 #include "run_process.h"
+#include "test_events.h"
 
 namespace pagesieve::testing {
 namespace {
 
 using ::testing::HasSubstr;
 using Json = nlohmann::json;
-
-// 2026-10-01T00:00:00Z, in the past so event.max_future never bites.
-constexpr int64_t kT0 = 1'790'812'800'000;
-
-std::string Article(int seed) {
-  static const char* kWords[] = {"harbour", "council", "budget", "museum", "winter", "railway",
-                                 "orchard", "library", "storm", "theatre", "canal", "bakery"};
-  std::string text;
-  uint32_t x = static_cast<uint32_t>(seed) * 2654435761u + 1;
-  for (int i = 0; i < 300; ++i) {
-    x = x * 1664525u + 1013904223u;
-    text += std::string(i ? " " : "") + kWords[(x >> 16) % std::size(kWords)];
-  }
-  return text;
-}
-
-std::string Event(const std::string& url, int64_t t, const std::string& text,
-                  const std::string& id) {
-  return Json{{"url", url}, {"fetched_at", t}, {"text", text}, {"event_id", id}}.dump() + "\n";
-}
 
 std::vector<Json> Lines(const std::string& text) {
   std::vector<Json> out;
@@ -50,12 +30,12 @@ std::vector<Json> Lines(const std::string& text) {
 
 TEST(DedupCommandTest, WritesOneVerdictPerGoodLineAndDeadLettersTheRest) {
   TempDir dir;
-  const std::string input = Event("https://a.example/1", kT0, Article(1), "e1") +
-                            "this is not json\n" +
-                            Event("https://a.example/1?utm_source=x", kT0 + 1, Article(1), "e2") +
-                            "\n" +  // blank lines are skipped, not errors
-                            Json{{"url", "mailto:x@y"}, {"fetched_at", kT0}}.dump() + "\n" +
-                            Event("https://a.example/2", kT0 + 2, Article(2), "e3");
+  const std::string input =
+      TextEvent("https://a.example/1", kT0, ArticleText(1), "e1") + "this is not json\n" +
+      TextEvent("https://a.example/1?utm_source=x", kT0 + 1, ArticleText(1), "e2") +
+      "\n" +  // blank lines are skipped, not errors
+      Json{{"url", "mailto:x@y"}, {"fetched_at", kT0}}.dump() + "\n" +
+      TextEvent("https://a.example/2", kT0 + 2, ArticleText(2), "e3");
   WriteFile(dir.File("in.jsonl"), input);
   ProcessResult r = RunPagesieve({"dedup", "-q", "--input", dir.File("in.jsonl"), "--output",
                                   dir.File("out.jsonl"), "--dlq", dir.File("dlq.jsonl")});
@@ -81,7 +61,8 @@ TEST(DedupCommandTest, WritesOneVerdictPerGoodLineAndDeadLettersTheRest) {
 }
 
 TEST(DedupCommandTest, ReadsStdinAndWritesStdoutByDefault) {
-  ProcessResult r = RunPagesieve({"dedup", "-q"}, Event("https://a.example/", kT0, Article(3), "x"));
+  ProcessResult r =
+      RunPagesieve({"dedup", "-q"}, TextEvent("https://a.example/", kT0, ArticleText(3), "x"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<Json> verdicts = Lines(r.out);
   ASSERT_EQ(verdicts.size(), 1u);
@@ -100,8 +81,8 @@ TEST(DedupCommandTest, DefaultEventIdIsFileAndLine) {
 std::string MixedInput() {
   std::string in;
   for (int i = 0; i < 40; ++i) {
-    in += Event("https://site" + std::to_string(i % 3) + ".example/p" + std::to_string(i % 17),
-                kT0 + i * 60'000, Article(i % 11), "id" + std::to_string(i));
+    in += TextEvent("https://site" + std::to_string(i % 3) + ".example/p" + std::to_string(i % 17),
+                    kT0 + i * 60'000, ArticleText(i % 11), "id" + std::to_string(i));
   }
   return in;
 }
@@ -119,8 +100,8 @@ TEST(DedupCommandTest, TwoFreshRunsGiveIdenticalOutput) {
 TEST(DedupCommandTest, RerunningAFileIntoItsOwnStateGivesTheSameVerdicts) {
   TempDir dir;
   WriteFile(dir.File("in.jsonl"), MixedInput());
-  const std::vector<std::string> args = {"dedup", "-q", "-i", dir.File("in.jsonl"),
-                                         "--state-dir", dir.File("state")};
+  const std::vector<std::string> args = {
+      "dedup", "-q", "-i", dir.File("in.jsonl"), "--state-dir", dir.File("state")};
   ProcessResult first = RunPagesieve(args);
   ProcessResult again = RunPagesieve(args);
   ASSERT_EQ(first.exit_code, 0) << first.err;
@@ -130,15 +111,16 @@ TEST(DedupCommandTest, RerunningAFileIntoItsOwnStateGivesTheSameVerdicts) {
 
 TEST(DedupCommandTest, ASecondRunContinuesFromTheStateOfTheFirst) {
   TempDir dir;
-  WriteFile(dir.File("day1.jsonl"), Event("https://a.example/story", kT0, Article(4), "d1"));
+  WriteFile(dir.File("day1.jsonl"),
+            TextEvent("https://a.example/story", kT0, ArticleText(4), "d1"));
   WriteFile(dir.File("day2.jsonl"),
-            Event("https://a.example/story-copy", kT0 + 86'400'000, Article(4), "d2"));
-  ASSERT_EQ(RunPagesieve({"dedup", "-q", "-i", dir.File("day1.jsonl"), "--state-dir",
-                          dir.File("state")})
-                .exit_code,
-            0);
-  ProcessResult day2 = RunPagesieve(
-      {"dedup", "-q", "-i", dir.File("day2.jsonl"), "--state-dir", dir.File("state")});
+            TextEvent("https://a.example/story-copy", kT0 + 86'400'000, ArticleText(4), "d2"));
+  ASSERT_EQ(
+      RunPagesieve({"dedup", "-q", "-i", dir.File("day1.jsonl"), "--state-dir", dir.File("state")})
+          .exit_code,
+      0);
+  ProcessResult day2 =
+      RunPagesieve({"dedup", "-q", "-i", dir.File("day2.jsonl"), "--state-dir", dir.File("state")});
   ASSERT_EQ(day2.exit_code, 0) << day2.err;
   Json v = Lines(day2.out).at(0);
   EXPECT_EQ(v["verdict"], "duplicate");
@@ -178,8 +160,8 @@ TEST(DedupCommandTest, AStateDirectoryInUseIsRefused) {
   // Wait until the holder has opened the shard (its LOCK file exists).
   const std::string lock = dir.File("state") + "/dedup/LOCK";
   for (int i = 0; i < 200 && !std::filesystem::exists(lock); ++i) usleep(50'000);
-  ProcessResult r = RunPagesieve({"dedup", "-q", "-i", dir.File("in.jsonl"), "--state-dir",
-                                  dir.File("state")});
+  ProcessResult r =
+      RunPagesieve({"dedup", "-q", "-i", dir.File("in.jsonl"), "--state-dir", dir.File("state")});
   kill(holder, SIGKILL);
   waitpid(holder, nullptr, 0);
   EXPECT_EQ(r.exit_code, 1);
@@ -198,8 +180,10 @@ TEST(GlobalConfigFlagsTest, FlagsBeforeTheSubcommandApplyToIt) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("scope.key"));
   // Both layers apply, the subcommand's last.
-  const std::string event =
-      Json{{"url", "https://www.example.com/a"}, {"fetched_at", kT0}, {"text", Article(9)}}.dump();
+  const std::string event = Json{
+      {"url", "https://www.example.com/a"},
+      {"fetched_at", kT0},
+      {"text", ArticleText(9)}}.dump();
   ProcessResult r = RunPagesieve(
       {"--set", "scope.key=global", "dedup", "-q", "--set", "url.strip_www=true"}, event + "\n");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -14,6 +14,7 @@
 #include "run_process.h"
 #include "store/shard_options.h"
 #include "store/state_env.h"
+#include "test_events.h"
 
 namespace pagesieve::testing {
 namespace {
@@ -22,36 +23,18 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using Json = nlohmann::json;
 
-// 2026-10-01T00:00:00Z, in the past so event.max_future never bites.
-constexpr int64_t kT0 = 1'790'812'800'000;
 constexpr int64_t kDay = 86'400'000;
-
-std::string Article(int seed) {
-  static const char* kWords[] = {"harbour", "council", "budget", "museum",  "winter", "railway",
-                                 "orchard", "library", "storm",  "theatre", "canal",  "bakery"};
-  std::string text;
-  uint32_t x = static_cast<uint32_t>(seed) * 2654435761u + 1;
-  for (int i = 0; i < 300; ++i) {
-    x = x * 1664525u + 1013904223u;
-    text += std::string(i ? " " : "") + kWords[(x >> 16) % std::size(kWords)];
-  }
-  return text;
-}
-
-std::string Event(const std::string& url, int64_t t, const std::string& text,
-                  const std::string& id) {
-  return Json{{"url", url}, {"fetched_at", t}, {"text", text}, {"event_id", id}}.dump() + "\n";
-}
 
 // The crawl, in order (offsets 0..5). e0 is 40 days older than the rest, so
 // every entry it left has expired at the final watermark (kT0 + 4 s).
 std::string Crawl() {
-  return Event("https://a.example/old", kT0 - 40 * kDay, Article(3), "e0") +
-         Event("https://a.example/1", kT0, Article(1), "e1") +
-         Event("https://a.example/1?utm_source=x", kT0 + 1000, Article(1), "e2") +  // URL dup
-         Event("https://a.example/2", kT0 + 2000, Article(1), "e3") +  // exact dup of e1
-         Event("https://a.example/3", kT0 + 3000, Article(2), "e4") +
-         Event("https://b.example/1", kT0 + 4000, Article(4), "e5");
+  return TextEvent("https://a.example/old", kT0 - 40 * kDay, ArticleText(3), "e0") +
+         TextEvent("https://a.example/1", kT0, ArticleText(1), "e1") +
+         TextEvent("https://a.example/1?utm_source=x", kT0 + 1000, ArticleText(1),
+                   "e2") +                                                     // URL dup
+         TextEvent("https://a.example/2", kT0 + 2000, ArticleText(1), "e3") +  // exact dup of e1
+         TextEvent("https://a.example/3", kT0 + 3000, ArticleText(2), "e4") +
+         TextEvent("https://b.example/1", kT0 + 4000, ArticleText(4), "e5");
 }
 
 std::vector<Json> Lines(const std::string& text) {
