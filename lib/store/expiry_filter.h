@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/types.h"
+#include "store/expired_keys.h"
 #include "store/expiry.h"
 
 namespace pagesieve::store {
@@ -16,8 +17,10 @@ namespace pagesieve::store {
 // last_seen by up to that much (near_store.h). Each compaction reads the
 // watermark once, when its filter is created. Values too short to hold a
 // time are kept: compaction never removes what it does not understand.
+// Each removed key is reported to `expired` (when set and enabled) under
+// `column_family`, for the changelog's tombstones.
 std::shared_ptr<rocksdb::CompactionFilterFactory> NewExpiryFilterFactory(
     std::shared_ptr<const DurableWatermark> watermark, Duration ttl, Duration grace,
-    std::string name);
+    std::string name, std::shared_ptr<ExpiredKeys> expired = nullptr, int column_family = 0);
 
 }  // namespace pagesieve::store

@@ -57,11 +57,11 @@ void HashMemtable(rocksdb::ColumnFamilyOptions* o, size_t prefix, size_t bytes_p
 rocksdb::ColumnFamilyOptions EntryCf(const StateEnv::Resources& r, size_t key_size, Duration ttl,
                                      Duration grace,
                                      const std::shared_ptr<const DurableWatermark>& wm,
-                                     const char* name) {
+                                     const std::shared_ptr<ExpiredKeys>& expired, Cf cf) {
   rocksdb::ColumnFamilyOptions o = Base(r, true, true);
   o.write_buffer_size = kEntryBuffer;
   HashMemtable(&o, key_size, 2048);
-  o.compaction_filter_factory = NewExpiryFilterFactory(wm, ttl, grace, name);
+  o.compaction_filter_factory = NewExpiryFilterFactory(wm, ttl, grace, CfName(cf), expired, cf);
   // Reclaim expired entries even where nothing else triggers a compaction.
   o.periodic_compaction_seconds = 24 * 3600;
   return o;
@@ -71,9 +71,10 @@ rocksdb::ColumnFamilyOptions EntryCf(const StateEnv::Resources& r, size_t key_si
 // exactly scope, table and prefix bits, and Bloom filters over prefixes.
 rocksdb::ColumnFamilyOptions TablesCf(const StateEnv::Resources& r, const NearLayout& layout,
                                       Duration ttl,
-                                      const std::shared_ptr<const DurableWatermark>& wm) {
+                                      const std::shared_ptr<const DurableWatermark>& wm,
+                                      const std::shared_ptr<ExpiredKeys>& expired) {
   rocksdb::ColumnFamilyOptions o =
-      EntryCf(r, layout.key_size(), ttl, NearTableGrace(ttl), wm, "near_tables");
+      EntryCf(r, layout.key_size(), ttl, NearTableGrace(ttl), wm, expired, kNearTablesCf);
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(TableOptions(r, true, false)));
   HashMemtable(&o, layout.probe_prefix_size(), 512);
   return o;
@@ -103,17 +104,18 @@ rocksdb::DBOptions MakeDbOptions(const StateEnv::Resources& r) {
 
 std::vector<rocksdb::ColumnFamilyDescriptor> MakeColumnFamilies(
     const StateEnv::Resources& r, const ShardOptions& s, const NearLayout& layout,
-    const std::shared_ptr<const DurableWatermark>& wm) {
+    const std::shared_ptr<const DurableWatermark>& wm, const std::shared_ptr<ExpiredKeys>& expired) {
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs(kNumCfs);
   rocksdb::ColumnFamilyOptions small = Base(r, false, false);
   small.write_buffer_size = 4ull << 20;
   cfs[kMetaCf] = {CfName(kMetaCf), small};
-  cfs[kUrlCf] = {CfName(kUrlCf), EntryCf(r, kDigestKeySize, s.url_ttl, Duration(0), wm, "url")};
+  cfs[kUrlCf] = {CfName(kUrlCf),
+                 EntryCf(r, kDigestKeySize, s.url_ttl, Duration(0), wm, expired, kUrlCf)};
   cfs[kExactCf] = {CfName(kExactCf),
-                   EntryCf(r, kDigestKeySize, s.exact_ttl, Duration(0), wm, "exact")};
+                   EntryCf(r, kDigestKeySize, s.exact_ttl, Duration(0), wm, expired, kExactCf)};
   cfs[kNearCf] = {CfName(kNearCf),
-                  EntryCf(r, kSimHashKeySize, s.near_ttl, Duration(0), wm, "near")};
-  cfs[kNearTablesCf] = {CfName(kNearTablesCf), TablesCf(r, layout, s.near_ttl, wm)};
+                  EntryCf(r, kSimHashKeySize, s.near_ttl, Duration(0), wm, expired, kNearCf)};
+  cfs[kNearTablesCf] = {CfName(kNearTablesCf), TablesCf(r, layout, s.near_ttl, wm, expired)};
   cfs[kBloomCf] = {CfName(kBloomCf), small};
   return cfs;
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "store/expired_keys.h"
 #include "store/expiry.h"
 #include "store/shard_options.h"
 #include "store/simhash_tables.h"
@@ -24,9 +25,11 @@ struct StateEnv::Resources {
 rocksdb::DBOptions MakeDbOptions(const StateEnv::Resources& resources);
 
 // One descriptor per Cf, in Cf order (see docs/state-store.md for the why
-// of each setting).
+// of each setting). Compaction reports the keys it expires to `expired`
+// when that is set.
 std::vector<rocksdb::ColumnFamilyDescriptor> MakeColumnFamilies(
     const StateEnv::Resources& resources, const ShardOptions& options, const NearLayout& layout,
-    const std::shared_ptr<const DurableWatermark>& watermark);
+    const std::shared_ptr<const DurableWatermark>& watermark,
+    const std::shared_ptr<ExpiredKeys>& expired = nullptr);
 
 }  // namespace pagesieve::store

@@ -2,6 +2,7 @@
 
 #include <rocksdb/table_properties.h>
 
+#include "store/changelog.h"
 #include "store/shard_meta.h"
 #include "store/url_bloom.h"
 
@@ -21,10 +22,11 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   PS_ASSIGN_OR_RETURN(NearLayout layout,
                       NearLayout::Create(options.near_max_distance, options.near_tables));
   auto durable = std::make_shared<DurableWatermark>();
-  PS_ASSIGN_OR_RETURN(
-      std::unique_ptr<ShardDb> db,
-      ShardDb::Open(dir, MakeDbOptions(*env), MakeColumnFamilies(*env, options, layout, durable),
-                    env->options.sync));
+  auto expired = std::make_shared<ExpiredKeys>();
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<ShardDb> db,
+                      ShardDb::Open(dir, MakeDbOptions(*env),
+                                    MakeColumnFamilies(*env, options, layout, durable, expired),
+                                    env->options.sync));
   ShardIdentity identity;
   identity.fingerprint_version = options.fingerprint_version;
   identity.near_max_distance = layout.max_distance();
@@ -36,20 +38,24 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
                       LoadUrlBloom(db.get(), options, progress.watermark, &rebuilt));
   if (rebuilt) db->ClearOnCommit(kBloomCf);  // pages of the filter it replaces
   durable->Publish(ToMillis(progress.watermark));
-  std::unique_ptr<RocksShard> shard(new RocksShard(
-      std::move(env), options, layout, std::move(durable), std::move(db), std::move(bloom)));
+  std::unique_ptr<RocksShard> shard(new RocksShard(std::move(env), options, layout,
+                                                   std::move(durable), std::move(expired),
+                                                   std::move(db), std::move(bloom)));
   shard->watermark_ = progress.watermark;
   shard->checkpointed_ = progress.next_offset;
+  shard->changelog_next_ = progress.changelog_next;
   return std::unique_ptr<Shard>(std::move(shard));
 }
 
 RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
                        const NearLayout& layout, std::shared_ptr<DurableWatermark> durable,
-                       std::unique_ptr<ShardDb> db, std::unique_ptr<TimeDecayedBloom> bloom)
+                       std::shared_ptr<ExpiredKeys> expired, std::unique_ptr<ShardDb> db,
+                       std::unique_ptr<TimeDecayedBloom> bloom)
     : env_(std::move(env)),
       options_(options),
       layout_(layout),
       durable_(std::move(durable)),
+      expired_(std::move(expired)),
       db_(std::move(db)),
       bloom_(std::move(bloom)),
       url_(db_.get(), bloom_.get(), options_.url_mode, options_.url_ttl, &watermark_),
@@ -117,6 +123,7 @@ Status RocksShard::TouchNear(std::string_view scope, uint64_t simhash, EventTime
 Status RocksShard::Checkpoint(Offset next_offset) {
   PS_RETURN_IF_ERROR(error_);
   StageProgress(db_.get(), watermark_, next_offset);
+  if (staged_changelog_next_) StageChangelogNext(db_.get(), *staged_changelog_next_);
   StageUrlBloom(db_.get(), *bloom_);
   Status s = db_->Commit();
   if (!s.ok()) {
@@ -126,9 +133,51 @@ Status RocksShard::Checkpoint(Offset next_offset) {
   bloom_->ClearDirty();
   near_.OnCommit();
   checkpointed_ = next_offset;
+  if (staged_changelog_next_) changelog_next_ = std::exchange(staged_changelog_next_, {});
   s = PublishDurableWatermark();
   if (!s.ok()) error_ = s;
   return s;
+}
+
+Status RocksShard::ForEachChange(
+    Offset next_offset,
+    const std::function<void(std::string_view key, std::optional<std::string_view> value)>& fn) {
+  PS_RETURN_IF_ERROR(error_);
+  expired_->Enable();  // compactions from now on report what they expire
+  // In url.mode = exact the Bloom filter is rebuilt from the URL entries
+  // after a restore, so its pages stay local; in bloom mode they are the
+  // only record of the URLs seen and travel with their header.
+  const bool ship_bloom = options_.url_mode == UrlMode::kBloom;
+  if (ship_bloom) {
+    bloom_->ForEachDirtyPage([&](uint32_t page_id, std::string_view bytes) {
+      fn(ChangelogEntryKey(kBloomCf, UrlBloomPageKey(page_id)), bytes);
+    });
+    const std::string header = bloom_->EncodeHeader();
+    fn(ChangelogEntryKey(kMetaCf, kBloomHeaderKey), header);
+  }
+  db_->ForEachPending([&](Cf cf, std::string_view key, std::string_view value) {
+    if (cf == kMetaCf || cf == kBloomCf) return;
+    fn(ChangelogEntryKey(cf, key), value);
+  });
+  // A key compaction expired gets a tombstone unless it exists again: the
+  // key is read now, on this thread, so a later write of it reaches the
+  // changelog after the tombstone. One that exists again but expired is
+  // reported again by the compaction that removes it.
+  for (const auto& [cf, key] : expired_->Take()) {
+    std::string_view value;
+    bool found = false;
+    PS_RETURN_IF_ERROR(db_->Get(static_cast<Cf>(cf), key, &value, &found));
+    if (!found) fn(ChangelogEntryKey(cf, key), std::nullopt);
+  }
+  ChangelogMarker marker;
+  marker.next_offset = next_offset;
+  marker.watermark = watermark_;
+  marker.format_version = kFormatVersion;
+  marker.fingerprint_version = options_.fingerprint_version;
+  marker.near_max_distance = layout_.max_distance();
+  marker.near_blocks = layout_.blocks();
+  fn(ChangelogMarkerKey(), EncodeChangelogMarker(marker));
+  return Status::Ok();
 }
 
 Status RocksShard::PublishDurableWatermark() {

@@ -6,6 +6,7 @@
 
 #include "store/bloom/time_decayed_bloom.h"
 #include "store/exact_store.h"
+#include "store/expired_keys.h"
 #include "store/expiry.h"
 #include "store/keys.h"
 #include "store/near_store.h"
@@ -55,6 +56,13 @@ class RocksShard final : public Shard {
   std::optional<Offset> checkpointed_offset() const override { return checkpointed_; }
   ShardStats Stats() const override;
 
+  Status ForEachChange(
+      Offset next_offset,
+      const std::function<void(std::string_view key, std::optional<std::string_view> value)>& fn)
+      override;
+  void SetChangelogNext(Offset changelog_next) override { staged_changelog_next_ = changelog_next; }
+  std::optional<Offset> changelog_next() const override { return changelog_next_; }
+
   // Maintenance and diagnostics, outside the Shard interface.
   // Compacts every column family fully, removing what is dead at the durable
   // watermark now rather than whenever RocksDB gets to it.
@@ -77,7 +85,8 @@ class RocksShard final : public Shard {
  private:
   RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
              const NearLayout& layout, std::shared_ptr<DurableWatermark> durable,
-             std::unique_ptr<ShardDb> db, std::unique_ptr<TimeDecayedBloom> bloom);
+             std::shared_ptr<ExpiredKeys> expired, std::unique_ptr<ShardDb> db,
+             std::unique_ptr<TimeDecayedBloom> bloom);
   // Lets compaction remove what is dead at the watermark just committed,
   // once that watermark cannot be lost (see expiry.h).
   Status PublishDurableWatermark();
@@ -86,10 +95,12 @@ class RocksShard final : public Shard {
   const ShardOptions options_;
   const NearLayout layout_;
   std::shared_ptr<DurableWatermark> durable_;
+  std::shared_ptr<ExpiredKeys> expired_;  // filled by compaction once a changelog asks
   std::unique_ptr<ShardDb> db_;
   std::unique_ptr<TimeDecayedBloom> bloom_;
   EventTime watermark_{};
   std::optional<Offset> checkpointed_;
+  std::optional<Offset> changelog_next_, staged_changelog_next_;
   ScopeIdCache scopes_;
   UrlStore url_;
   ExactStore exact_;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -125,6 +126,27 @@ class Shard {
   virtual Status Checkpoint(Offset next_offset) = 0;
   // The next_offset of the last durable checkpoint; empty for a new shard.
   virtual std::optional<Offset> checkpointed_offset() const = 0;
+
+  // --- Changelog (docs/changelog.md) ---
+  // Calls `fn` with the changelog records of a checkpoint at `next_offset`:
+  // every entry written since the last checkpoint, a tombstone for every key
+  // compaction removed as expired since then (and not written again), and
+  // last the marker. From the first call on, compaction collects expired
+  // keys for this. Changes nothing the shard answers.
+  // `fn`'s arguments are valid during the call only.
+  virtual Status ForEachChange(
+      Offset next_offset,
+      const std::function<void(std::string_view key, std::optional<std::string_view> value)>& fn) {
+    (void)next_offset;
+    (void)fn;
+    return Status::FailedPrecondition("this shard has no changelog");
+  }
+  // The changelog offset after the records of the next checkpoint, saved
+  // with it.
+  virtual void SetChangelogNext(Offset changelog_next) { (void)changelog_next; }
+  // The changelog offset after the last durable checkpoint's records; empty
+  // when the shard never wrote or read a changelog.
+  virtual std::optional<Offset> changelog_next() const { return std::nullopt; }
 
   // Operator figures. The default knows only what the interface does, so
   // other implementations (test fakes) need not provide it.

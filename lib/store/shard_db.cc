@@ -148,6 +148,13 @@ Status ShardDb::Commit() {
   return Status::Ok();
 }
 
+void ShardDb::ForEachPending(
+    const std::function<void(Cf cf, std::string_view key, std::string_view value)>& fn) const {
+  for (int cf = 0; cf < kNumCfs; ++cf) {
+    for (const auto& [key, value] : overlay_[cf]) fn(static_cast<Cf>(cf), key, value);
+  }
+}
+
 Status ShardDb::SyncWal() { return FromRocks(db_->SyncWAL(), "shard " + dir_ + ": WAL sync"); }
 
 size_t ShardDb::pending_writes() const {

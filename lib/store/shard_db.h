@@ -51,6 +51,10 @@ class ShardDb {
   void Put(Cf cf, std::string_view key, std::string value);
   // Deletes every stored key of `cf` in the next commit, before its writes.
   void ClearOnCommit(Cf cf) { clear_[cf] = true; }
+  // Calls `fn` with every overlay entry (what the next commit writes), in no
+  // particular order.
+  void ForEachPending(
+      const std::function<void(Cf cf, std::string_view key, std::string_view value)>& fn) const;
 
   // An iterator over the database (not the overlay) as of the last commit,
   // reused across calls: creating one per probe is slow. Seek before use.

@@ -8,6 +8,7 @@ namespace {
 constexpr std::string_view kIdentityKey = "identity";
 constexpr std::string_view kWatermarkKey = "watermark";
 constexpr std::string_view kOffsetKey = "next_offset";
+constexpr std::string_view kChangelogNextKey = "changelog_next";
 
 std::string EncodeIdentity(const ShardIdentity& id) {
   std::string out;
@@ -122,6 +123,13 @@ StatusOr<ShardProgress> LoadProgress(ShardDb* db) {
     progress.watermark = EventTimeFromMillis(static_cast<int64_t>(DecodeFixed64(wm->data())));
     progress.next_offset = Offset(static_cast<int64_t>(DecodeFixed64(offset->data())));
   }
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> changelog, GetMeta(db, kChangelogNextKey));
+  if (changelog) {
+    if (changelog->size() != 8) {
+      return Status::Corruption("shard " + db->dir() + ": malformed changelog position");
+    }
+    progress.changelog_next = Offset(static_cast<int64_t>(DecodeFixed64(changelog->data())));
+  }
   return progress;
 }
 
@@ -131,6 +139,16 @@ void StageProgress(ShardDb* db, EventTime watermark, Offset next_offset) {
   PutFixed64(&offset, static_cast<uint64_t>(next_offset.value()));
   StageMeta(db, kWatermarkKey, std::move(wm));
   StageMeta(db, kOffsetKey, std::move(offset));
+}
+
+}  // namespace pagesieve::store
+
+namespace pagesieve::store {
+
+void StageChangelogNext(ShardDb* db, Offset changelog_next) {
+  std::string v;
+  PutFixed64(&v, static_cast<uint64_t>(changelog_next.value()));
+  StageMeta(db, kChangelogNextKey, std::move(v));
 }
 
 }  // namespace pagesieve::store

@@ -26,6 +26,9 @@ struct ShardIdentity {
 struct ShardProgress {
   EventTime watermark{};
   std::optional<Offset> next_offset;  // empty before the first checkpoint
+  // The first changelog offset not reflected in the shard (docs/changelog.md);
+  // empty when no changelog was ever written or read for it.
+  std::optional<Offset> changelog_next;
 };
 
 // Checks a shard's stored identity against `wanted`, or stores `wanted` in a
@@ -41,6 +44,11 @@ StatusOr<std::optional<ShardIdentity>> ReadIdentity(ShardDb* db);
 StatusOr<ShardProgress> LoadProgress(ShardDb* db);
 // Adds the progress to the overlay, to be committed with the batch.
 void StageProgress(ShardDb* db, EventTime watermark, Offset next_offset);
+void StageChangelogNext(ShardDb* db, Offset changelog_next);
+
+// The metadata key of the URL Bloom filter's header (url_bloom.h), which the
+// changelog carries too in url.mode = bloom.
+inline constexpr std::string_view kBloomHeaderKey = "bloom_header";
 
 // Small values of the metadata column family.
 StatusOr<std::optional<std::string>> GetMeta(ShardDb* db, std::string_view key);

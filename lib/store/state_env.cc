@@ -7,6 +7,7 @@
 
 #include "store/rocks_options.h"
 #include "store/rocks_shard.h"
+#include "store/shard_restore.h"
 
 namespace pagesieve::store {
 
@@ -46,6 +47,34 @@ StatusOr<std::unique_ptr<Shard>> StateEnv::OpenShard(std::string_view topic, Par
 StatusOr<std::unique_ptr<Shard>> StateEnv::OpenShardAt(const std::string& dir,
                                                        const ShardOptions& options) {
   return RocksShard::Open(resources_, dir, options);
+}
+
+StatusOr<std::unique_ptr<ShardRestore>> StateEnv::OpenRestore(std::string_view topic,
+                                                              PartitionId partition,
+                                                              const ShardOptions& options) {
+  PS_ASSIGN_OR_RETURN(std::string name, ShardDirName(topic, partition));
+  std::error_code ec;
+  std::filesystem::create_directories(resources_->options.dir, ec);
+  if (ec) {
+    return Status::IoError("cannot create state directory " + resources_->options.dir + ": " +
+                           ec.message());
+  }
+  return ShardRestore::Open(resources_, resources_->options.dir + "/" + name, options);
+}
+
+Status StateEnv::RemoveShard(std::string_view topic, PartitionId partition) {
+  PS_ASSIGN_OR_RETURN(std::string name, ShardDirName(topic, partition));
+  std::error_code ec;
+  std::filesystem::remove_all(resources_->options.dir + "/" + name, ec);
+  if (ec) return Status::IoError("cannot remove shard " + name + ": " + ec.message());
+  return Status::Ok();
+}
+
+bool StateEnv::HasShard(std::string_view topic, PartitionId partition) const {
+  StatusOr<std::string> name = ShardDirName(topic, partition);
+  if (!name.ok()) return false;
+  std::error_code ec;
+  return std::filesystem::exists(resources_->options.dir + "/" + *name + "/CURRENT", ec);
 }
 
 StatusOr<std::string> ShardDirName(std::string_view topic, PartitionId partition) {

@@ -11,6 +11,8 @@
 
 namespace pagesieve::store {
 
+class ShardRestore;
+
 // What every shard of a process shares: one block cache, one memtable
 // budget, the WAL sync policy and the state directory. Create one per
 // process and open every shard through it.
@@ -33,6 +35,16 @@ class StateEnv {
                                              const ShardOptions& options);
   // The same for an explicit directory.
   StatusOr<std::unique_ptr<Shard>> OpenShardAt(const std::string& dir, const ShardOptions& options);
+
+  // Opens the shard of a partition, creating it when missing, to restore it
+  // from a changelog (shard_restore.h). Fails like OpenShard.
+  StatusOr<std::unique_ptr<ShardRestore>> OpenRestore(std::string_view topic, PartitionId partition,
+                                                      const ShardOptions& options);
+  // Deletes the shard of a partition from disk; nothing when it has none.
+  // The shard must not be open.
+  Status RemoveShard(std::string_view topic, PartitionId partition);
+  // Whether the partition has a shard on disk.
+  bool HasShard(std::string_view topic, PartitionId partition) const;
 
   const StateEnvOptions& options() const;
 

@@ -10,14 +10,6 @@
 namespace pagesieve::store {
 namespace {
 
-constexpr std::string_view kHeaderKey = "bloom_header";
-
-std::string PageKey(uint32_t page_id) {
-  const char k[4] = {static_cast<char>(page_id >> 24), static_cast<char>(page_id >> 16),
-                     static_cast<char>(page_id >> 8), static_cast<char>(page_id)};
-  return std::string(k, 4);
-}
-
 Status LoadPages(ShardDb* db, TimeDecayedBloom* bloom) {
   std::unique_ptr<rocksdb::Iterator> it(
       db->db()->NewIterator(rocksdb::ReadOptions(), db->handle(kBloomCf)));
@@ -54,6 +46,12 @@ Status InsertUrlEntries(ShardDb* db, TimeDecayedBloom* bloom) {
 
 }  // namespace
 
+std::string UrlBloomPageKey(uint32_t page_id) {
+  const char k[4] = {static_cast<char>(page_id >> 24), static_cast<char>(page_id >> 16),
+                     static_cast<char>(page_id >> 8), static_cast<char>(page_id)};
+  return std::string(k, 4);
+}
+
 bool SameBloomOptions(const BloomOptions& a, const BloomOptions& b) {
   return a.expected_items == b.expected_items && a.false_positive_rate == b.false_positive_rate &&
          a.generations == b.generations && a.ttl == b.ttl && a.page_bytes == b.page_bytes;
@@ -76,7 +74,7 @@ StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadUrlBloom(ShardDb* db, const Shar
                                                          EventTime watermark, bool* rebuilt) {
   *rebuilt = false;
   const BloomOptions wanted = UrlBloomOptions(options);
-  PS_ASSIGN_OR_RETURN(std::optional<std::string> header, GetMeta(db, kHeaderKey));
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> header, GetMeta(db, kBloomHeaderKey));
   if (header) {
     PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> stored,
                         TimeDecayedBloom::Restore(*header));
@@ -94,7 +92,7 @@ StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadUrlBloom(ShardDb* db, const Shar
 }
 
 StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadStoredUrlBloom(ShardDb* db, EventTime watermark) {
-  PS_ASSIGN_OR_RETURN(std::optional<std::string> header, GetMeta(db, kHeaderKey));
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> header, GetMeta(db, kBloomHeaderKey));
   if (!header) return std::unique_ptr<TimeDecayedBloom>();
   PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> stored, TimeDecayedBloom::Restore(*header));
   PS_RETURN_IF_ERROR(LoadPages(db, stored.get()));
@@ -103,9 +101,9 @@ StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadStoredUrlBloom(ShardDb* db, Even
 }
 
 void StageUrlBloom(ShardDb* db, const TimeDecayedBloom& bloom) {
-  StageMeta(db, kHeaderKey, bloom.EncodeHeader());
+  StageMeta(db, kBloomHeaderKey, bloom.EncodeHeader());
   bloom.ForEachDirtyPage([db](uint32_t page_id, std::string_view bytes) {
-    db->Put(kBloomCf, PageKey(page_id), std::string(bytes));
+    db->Put(kBloomCf, UrlBloomPageKey(page_id), std::string(bytes));
   });
 }
 

@@ -41,6 +41,9 @@ StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadStoredUrlBloom(ShardDb* db, Even
 // Whether a filter built for `a` answers like one built for `b`.
 bool SameBloomOptions(const BloomOptions& a, const BloomOptions& b);
 
+// The key of a filter page in the bloom column family.
+std::string UrlBloomPageKey(uint32_t page_id);
+
 // Adds the header and every dirty page to the overlay.
 void StageUrlBloom(ShardDb* db, const TimeDecayedBloom& bloom);
 

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/status_or.h"
+#include "common/types.h"
+#include "store/changelog.h"
+#include "store/shard_options.h"
+#include "store/state_env.h"
+
+namespace pagesieve::store {
+
+class ShardDb;
+
+// Writes changelog records into a shard that is not open as a Shard: the
+// restore of a partition that arrived from another instance
+// (docs/changelog.md).
+//
+// Records go straight to RocksDB in large unlogged batches; Finish() flushes
+// them, then writes the progress of the last marker applied together with
+// the changelog position, in one synced batch. A crash before that leaves
+// the old progress, so the restore simply runs again from the old position:
+// records are whole values applied in order, and applying them twice gives
+// the same state.
+//
+// Not thread-safe. Holds the shard's RocksDB lock until destroyed.
+class ShardRestore {
+ public:
+  static StatusOr<std::unique_ptr<ShardRestore>> Open(
+      std::shared_ptr<const StateEnv::Resources> env, const std::string& dir,
+      const ShardOptions& options);
+  ~ShardRestore();
+
+  // Where the local shard stood when opened.
+  std::optional<Offset> changelog_next() const { return changelog_next_; }
+  std::optional<Offset> checkpointed_offset() const { return checkpointed_; }
+
+  // Deletes every entry, the Bloom filter and the progress: the shard is as
+  // new, for a full restore over state the changelog cannot bring up to date.
+  Status Reset();
+
+  // Applies one changelog record (a tombstone when `value` is empty).
+  // A marker written under another fingerprint version or SimHash layout is
+  // FailedPrecondition.
+  Status Apply(std::string_view key, std::optional<std::string_view> value);
+
+  // Makes everything applied durable and records `changelog_next` (the
+  // offset after the last record read) with the progress of the last marker
+  // applied; the shard then opens at that checkpoint.
+  Status Finish(Offset changelog_next);
+
+  uint64_t records() const { return records_; }
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  ShardRestore() = default;
+  Status WriteBuffered();
+
+  ShardOptions options_;
+  std::unique_ptr<ShardDb> db_;
+  ChangelogMarker identity_;  // what a marker must say about fingerprints
+  std::optional<Offset> changelog_next_, checkpointed_;
+  std::optional<ChangelogMarker> last_marker_;
+  struct Batch;
+  std::unique_ptr<Batch> batch_;
+  uint64_t records_ = 0, bytes_ = 0;
+};
+
+}  // namespace pagesieve::store

@@ -1,0 +1,294 @@
+// The shard's changelog: what a checkpoint ships, and a restore from it
+// into an empty or stale shard (docs/changelog.md).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/changelog.h"
+#include "store/rocks_shard.h"
+#include "store/shard_restore.h"
+#include "store_test_util.h"
+
+namespace pagesieve::store {
+namespace {
+
+using storetest::DigestOf;
+using storetest::MakeOrigin;
+using storetest::Ms;
+
+// A changelog topic partition: records appended in order, and what Kafka's
+// log compaction leaves of them (the latest record per key, tombstones gone).
+struct FakeTopic {
+  struct Record {
+    std::string key;
+    std::optional<std::string> value;
+  };
+  std::vector<Record> records;
+
+  // Ships a checkpoint of `shard` at `next_offset` and takes it, the way
+  // the daemon does: the records first, then the local checkpoint with the
+  // changelog position after them.
+  void Checkpoint(Shard& shard, Offset next_offset) {
+    Status s = shard.ForEachChange(next_offset, [&](std::string_view k, auto v) {
+      records.push_back({std::string(k), v ? std::optional<std::string>(std::string(*v))
+                                           : std::optional<std::string>()});
+    });
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    shard.SetChangelogNext(end());
+    ASSERT_TRUE(shard.Checkpoint(next_offset).ok());
+  }
+
+  Offset end() const { return Offset(static_cast<int64_t>(records.size())); }
+
+  std::vector<Record> Compacted() const {
+    std::map<std::string, size_t> latest;
+    for (size_t i = 0; i < records.size(); ++i) latest[records[i].key] = i;
+    std::vector<Record> out;
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (latest[records[i].key] == i && records[i].value) out.push_back(records[i]);
+    }
+    return out;
+  }
+
+  // Live keys after compaction, by kind of entry (column family).
+  std::map<int, int> LiveKeysByFamily() const {
+    std::map<int, int> n;
+    for (const Record& r : Compacted()) {
+      ChangelogKey k = DecodeChangelogKey(r.key).value();
+      if (!k.marker) ++n[k.column_family];
+    }
+    return n;
+  }
+};
+
+class ChangelogTest : public storetest::ShardTest {
+ protected:
+  // Restores records [from, end) of `records` into the shard directory of
+  // this test (closed), as the daemon does on assignment.
+  Status Restore(const std::vector<FakeTopic::Record>& records, size_t from, Offset changelog_end,
+                 const ShardOptions& options = storetest::TestShardOptions(),
+                 bool reset = false) {
+    Close();
+    PS_ASSIGN_OR_RETURN(std::unique_ptr<ShardRestore> restore,
+                        env_->OpenRestore("pages", storetest::kPartition, options));
+    if (reset) PS_RETURN_IF_ERROR(restore->Reset());
+    for (size_t i = from; i < records.size(); ++i) {
+      const auto& r = records[i];
+      PS_RETURN_IF_ERROR(restore->Apply(
+          r.key, r.value ? std::optional<std::string_view>(*r.value) : std::nullopt));
+    }
+    return restore->Finish(changelog_end);
+  }
+
+  // The test's second shard: another instance's copy of the partition.
+  Shard& OpenOther(const ShardOptions& options = storetest::TestShardOptions()) {
+    other_.reset();
+    other_ = env_->OpenShard("other", storetest::kPartition, options).value();
+    return *other_;
+  }
+
+  // The restored shard, opened where Restore() wrote it.
+  Shard& OpenRestored(const ShardOptions& options = storetest::TestShardOptions()) {
+    shard_ = env_->OpenShard("pages", storetest::kPartition, options).value();
+    return *shard_;
+  }
+
+  void TearDown() override {
+    other_.reset();
+    storetest::ShardTest::TearDown();
+  }
+
+  std::unique_ptr<Shard> other_;
+};
+
+void WriteRecord(Shard& shard, int64_t offset, EventTime t, uint64_t n) {
+  const Origin origin = MakeOrigin(offset, t);
+  ASSERT_TRUE(shard.RecordUrl("site", DigestOf(1000 + n), origin, t, DigestOf(n)).ok());
+  ASSERT_TRUE(shard.InsertContent("site", DigestOf(n), origin).ok());
+  ASSERT_TRUE(shard.InsertNear("site", 0x9e3779b97f4a7c15ULL * (n + 1), origin).ok());
+}
+
+TEST_F(ChangelogTest, RestoreReturnsTheStateOffsetAndWatermarkOfTheLastCheckpoint) {
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  for (int64_t i = 0; i < 50; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(50));
+  for (int64_t i = 50; i < 80; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(80));
+
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end()).ok());
+  Shard& restored = OpenRestored();
+  EXPECT_EQ(restored.checkpointed_offset(), Offset(80));
+  EXPECT_EQ(restored.watermark(), Ms(1079));
+  EXPECT_EQ(restored.changelog_next(), topic.end());
+  for (uint64_t n : {0, 49, 79}) {
+    SCOPED_TRACE(n);
+    std::optional<ContentEntry> content = restored.LookupContent("site", DigestOf(n)).value();
+    ASSERT_TRUE(content.has_value());
+    EXPECT_EQ(content->origin.offset, Offset(static_cast<int64_t>(n)));
+    UrlLookup url = restored.LookupUrl("site", DigestOf(1000 + n)).value();
+    ASSERT_TRUE(url.seen);  // the Bloom filter was rebuilt from the restored entries
+    EXPECT_EQ(url.entry->content, DigestOf(n));
+    std::optional<NearMatch> near =
+        restored.FindNear("site", 0x9e3779b97f4a7c15ULL * (n + 1) ^ 0b101, 3).value();
+    ASSERT_TRUE(near.has_value());
+    EXPECT_EQ(near->distance, 2);
+    EXPECT_EQ(near->origin.offset, Offset(static_cast<int64_t>(n)));
+  }
+  EXPECT_FALSE(restored.LookupContent("site", DigestOf(80)).value().has_value());
+}
+
+TEST_F(ChangelogTest, ACompactedChangelogRestoresTheSameState) {
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  for (int64_t i = 0; i < 20; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(20));
+  // Revisits slide last_seen: the same keys again, with newer values.
+  for (int64_t i = 20; i < 40; ++i) {
+    ASSERT_TRUE(source.TouchContent("site", DigestOf(i - 20), Ms(5000 + i)).ok());
+  }
+  topic.Checkpoint(source, Offset(40));
+
+  ASSERT_TRUE(Restore(topic.Compacted(), 0, topic.end()).ok());
+  Shard& restored = OpenRestored();
+  EXPECT_EQ(restored.checkpointed_offset(), Offset(40));
+  std::optional<ContentEntry> c = restored.LookupContent("site", DigestOf(3)).value();
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->last_seen, Ms(5023));  // the latest value, not the first
+  EXPECT_EQ(c->origin.offset, Offset(3));
+}
+
+TEST_F(ChangelogTest, CatchUpAppliesOnlyTheRecordsAfterTheLocalPosition) {
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  for (int64_t i = 0; i < 10; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(10));
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end()).ok());
+  const size_t first_end = topic.records.size();
+
+  for (int64_t i = 10; i < 25; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(25));
+  ASSERT_TRUE(Restore(topic.records, first_end, topic.end()).ok());
+  Shard& restored = OpenRestored();
+  EXPECT_EQ(restored.checkpointed_offset(), Offset(25));
+  EXPECT_TRUE(restored.LookupContent("site", DigestOf(2)).value().has_value());
+  EXPECT_TRUE(restored.LookupContent("site", DigestOf(20)).value().has_value());
+  EXPECT_TRUE(restored.LookupUrl("site", DigestOf(1020)).value().seen);
+}
+
+TEST_F(ChangelogTest, ResetForgetsLocalStateBeforeAFullRestore) {
+  Shard& local = Open();
+  WriteRecord(local, 0, Ms(1000), 500);
+  ASSERT_TRUE(local.Checkpoint(Offset(1)).ok());
+
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  WriteRecord(source, 0, Ms(1000), 1);
+  topic.Checkpoint(source, Offset(1));
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end(), storetest::TestShardOptions(), true).ok());
+  Shard& restored = OpenRestored();
+  EXPECT_FALSE(restored.LookupContent("site", DigestOf(500)).value().has_value());
+  EXPECT_FALSE(restored.LookupUrl("site", DigestOf(1500)).value().seen);
+  EXPECT_TRUE(restored.LookupContent("site", DigestOf(1)).value().has_value());
+}
+
+TEST_F(ChangelogTest, RecordsAfterTheLastMarkerAreRestoredButTheOffsetIsTheMarkers) {
+  // A writer that died between shipping a checkpoint and committing it left
+  // records after its last marker; they are entries of records that will be
+  // decided again, which origins make harmless.
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  WriteRecord(source, 0, Ms(1000), 1);
+  topic.Checkpoint(source, Offset(1));
+  WriteRecord(source, 1, Ms(1001), 2);
+  std::vector<FakeTopic::Record> shipped;
+  ASSERT_TRUE(source.ForEachChange(Offset(2), [&](std::string_view k, auto v) {
+    if (ChangelogKey key = DecodeChangelogKey(k).value(); !key.marker) {
+      topic.records.push_back({std::string(k), std::string(*v)});
+    }
+  }).ok());
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end()).ok());
+  Shard& restored = OpenRestored();
+  EXPECT_EQ(restored.checkpointed_offset(), Offset(1));
+  EXPECT_EQ(restored.changelog_next(), topic.end());
+}
+
+TEST_F(ChangelogTest, ExpiredEntriesGetTombstonesUnlessWrittenAgain) {
+  ShardOptions options = storetest::TestShardOptions();
+  options.exact_ttl = std::chrono::seconds(10);
+  sync_ = true;  // every checkpoint hands its watermark to compaction at once
+  TearDown();
+  SetUp();
+  FakeTopic topic;
+  auto* source = dynamic_cast<RocksShard*>(&Open(options));
+  ASSERT_NE(source, nullptr);
+  for (int64_t i = 0; i < 20; ++i) {
+    ASSERT_TRUE(source->InsertContent("site", DigestOf(i), MakeOrigin(i, Ms(1000))).ok());
+  }
+  topic.Checkpoint(*source, Offset(20));
+  EXPECT_EQ(topic.LiveKeysByFamily()[kExactCf], 20);
+
+  // Event time moves 60 s on: all twenty expire, and digest 5 is inserted
+  // again (a new entry under the same key).
+  ASSERT_TRUE(source->InsertContent("site", DigestOf(5), MakeOrigin(20, Ms(61'000))).ok());
+  ASSERT_TRUE(source->InsertContent("site", DigestOf(100), MakeOrigin(21, Ms(61'000))).ok());
+  topic.Checkpoint(*source, Offset(22));
+  ASSERT_TRUE(source->CompactAll().ok());
+  topic.Checkpoint(*source, Offset(22));  // ships the tombstones compaction collected
+
+  EXPECT_EQ(topic.LiveKeysByFamily()[kExactCf], 2);  // digests 5 and 100
+  ASSERT_TRUE(Restore(topic.Compacted(), 0, topic.end(), options, true).ok());
+  Shard& restored = OpenRestored(options);
+  EXPECT_TRUE(restored.LookupContent("site", DigestOf(5)).value().has_value());
+  EXPECT_TRUE(restored.LookupContent("site", DigestOf(100)).value().has_value());
+}
+
+TEST_F(ChangelogTest, BloomModeShipsTheFilterPagesAndRestoresThem) {
+  ShardOptions options = storetest::TestShardOptions();
+  options.url_mode = UrlMode::kBloom;
+  options.url_expected_items = 10'000;
+  FakeTopic topic;
+  Shard& source = OpenOther(options);
+  for (int64_t i = 0; i < 100; ++i) {
+    ASSERT_TRUE(
+        source.RecordUrl("site", DigestOf(i), MakeOrigin(i, Ms(1000)), Ms(1000), DigestOf(0)).ok());
+  }
+  topic.Checkpoint(source, Offset(100));
+  std::map<int, int> shipped = topic.LiveKeysByFamily();
+  EXPECT_GT(shipped[kBloomCf], 0);
+  EXPECT_EQ(shipped[kUrlCf], 0);  // bloom mode keeps no URL entries
+
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end(), options).ok());
+  Shard& restored = OpenRestored(options);
+  for (int64_t i = 0; i < 100; ++i) EXPECT_TRUE(restored.LookupUrl("site", DigestOf(i)).value().seen);
+}
+
+TEST_F(ChangelogTest, AChangelogOfAnotherFingerprintVersionIsRefused) {
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  WriteRecord(source, 0, Ms(1000), 1);
+  topic.Checkpoint(source, Offset(1));
+  other_.reset();
+  ShardOptions v2 = storetest::TestShardOptions();
+  v2.fingerprint_version = 2;
+  Status s = Restore(topic.records, 0, topic.end(), v2);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("fingerprint version 1"), std::string::npos) << s.ToString();
+}
+
+TEST_F(ChangelogTest, ForeignRecordsAreCorruption) {
+  EXPECT_EQ(DecodeChangelogKey("x").status().code(), StatusCode::kCorruption);
+  EXPECT_EQ(DecodeChangelogKey(ChangelogEntryKey(kMetaCf, "identity")).status().code(),
+            StatusCode::kCorruption);
+  EXPECT_EQ(DecodeChangelogKey(ChangelogEntryKey(kNumCfs, "k")).status().code(),
+            StatusCode::kCorruption);
+  EXPECT_TRUE(DecodeChangelogKey(ChangelogEntryKey(kExactCf, "k")).ok());
+  EXPECT_EQ(DecodeChangelogMarker("short").status().code(), StatusCode::kCorruption);
+}
+
+}  // namespace
+}  // namespace pagesieve::store
