@@ -10,7 +10,7 @@
 
 #include "demo/kafka_io.h"
 #include "demo/mock_cluster.h"
-#include "demo/topic_admin.h"
+#include "kafka/topic_admin.h"
 #include "engine/sieve_options.h"
 #include "kafka/kafka_options.h"
 #include "run/run_loop.h"
@@ -76,6 +76,7 @@ std::vector<std::string> DemoOverrides(const std::string& bootstrap, const std::
           "kafka.input_topic=" + prefix + "pages", "output.unique=" + prefix + "unique",
           "output.duplicate=" + prefix + "duplicate", "output.skipped=" + prefix + "skipped",
           "output.dead_letter=" + prefix + "dead-letter",
+          "changelog.topic=" + prefix + "state-changelog",
           // The sample's timestamps are fixed (it replays identically);
           // the future-clock guard is about live crawlers.
           "event.max_future=0s", "log.level=warn"};
@@ -84,6 +85,9 @@ std::vector<std::string> DemoOverrides(const std::string& bootstrap, const std::
 std::vector<std::string> AllTopics(const kafka::KafkaOptions& kafka) {
   std::vector<std::string> topics = kafka.output.All();
   topics.insert(topics.begin(), kafka.input_topic);
+  // The mock cluster cannot create topics through the admin API: the run
+  // loop would wait for it in vain.
+  if (kafka.changelog.enabled) topics.push_back(kafka.changelog.topic);
   return topics;
 }
 
@@ -133,7 +137,7 @@ Status CreateTopics(MockCluster* mock, const std::optional<std::string>& bootstr
       PS_RETURN_IF_ERROR(mock->CreateTopic(t, options.partitions));
     return Status::Ok();
   }
-  return TopicAdmin(*bootstrap, kafka.common, options.timeout).Create(topics, options.partitions);
+  return kafka::TopicAdmin(*bootstrap, kafka.common, options.timeout).Create(topics, options.partitions);
 }
 
 // Deletes the topics this demo named and created on a real broker.
@@ -143,7 +147,7 @@ void DeleteOwnTopics(const kafka::KafkaOptions& kafka, const std::string& prefix
   for (const std::string& t : AllTopics(kafka)) {
     if (t.rfind(prefix, 0) == 0) own.push_back(t);
   }
-  const Status s = TopicAdmin(kafka.bootstrap_servers, kafka.common, timeout).Delete(own);
+  const Status s = kafka::TopicAdmin(kafka.bootstrap_servers, kafka.common, timeout).Delete(own);
   if (!s.ok())
     std::fprintf(stderr, "pagesieve demo: could not delete its topics: %s\n", s.message().c_str());
 }

@@ -83,6 +83,7 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
   KafkaOptions o;
   PS_ASSIGN_OR_RETURN(o.bootstrap_servers, config.GetString("kafka.bootstrap_servers"));
   PS_ASSIGN_OR_RETURN(o.group_id, config.GetString("kafka.group_id"));
+  PS_ASSIGN_OR_RETURN(o.instance_id, config.GetString("kafka.instance_id"));
   PS_ASSIGN_OR_RETURN(o.input_topic, config.GetString("kafka.input_topic"));
   PS_ASSIGN_OR_RETURN(o.startup_timeout, config.GetDuration("kafka.startup_timeout"));
   PS_ASSIGN_OR_RETURN(o.common, ReadTable(config, "kafka.common"));
@@ -93,6 +94,11 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
   PS_ASSIGN_OR_RETURN(o.output.skipped, config.GetString("output.skipped"));
   PS_ASSIGN_OR_RETURN(o.output.dead_letter, config.GetString("output.dead_letter"));
   PS_ASSIGN_OR_RETURN(o.output.include_body, config.GetBool("output.include_body"));
+  PS_ASSIGN_OR_RETURN(o.changelog.enabled, config.GetBool("changelog.enabled"));
+  PS_ASSIGN_OR_RETURN(o.changelog.topic, config.GetString("changelog.topic"));
+  if (o.changelog.topic.empty()) o.changelog.topic = o.group_id + "-state-changelog";
+  PS_ASSIGN_OR_RETURN(o.changelog.revoked_shard_grace,
+                      config.GetDuration("changelog.revoked_shard_grace"));
 
   const std::pair<const char*, const std::string*> required[] = {
       {"kafka.bootstrap_servers", &o.bootstrap_servers}, {"kafka.group_id", &o.group_id},
@@ -107,6 +113,12 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
       return Status::InvalidArgument("output topic '" + topic +
                                      "' is the input topic: verdicts would be read back as pages");
     }
+    if (o.changelog.enabled && topic == o.changelog.topic) {
+      return Status::InvalidArgument("changelog.topic '" + topic + "' is also an output topic");
+    }
+  }
+  if (o.changelog.enabled && o.changelog.topic == o.input_topic) {
+    return Status::InvalidArgument("changelog.topic '" + o.input_topic + "' is the input topic");
   }
   PS_RETURN_IF_ERROR(CheckNotOverridden(o.common, FixedConsumerProperties(), "kafka.common"));
   PS_RETURN_IF_ERROR(CheckNotOverridden(o.common, FixedProducerProperties(), "kafka.common"));
@@ -116,13 +128,28 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
 }
 
 StatusOr<std::unique_ptr<RdKafka::Conf>> ConsumerConf(const KafkaOptions& o) {
-  const std::map<std::string, std::string> base = {
+  std::map<std::string, std::string> base = {
       {"bootstrap.servers", o.bootstrap_servers},
       {"group.id", o.group_id},
       // Where a partition without a checkpoint or committed offset starts.
       {"auto.offset.reset", "earliest"},
   };
+  if (!o.instance_id.empty()) base["group.instance.id"] = o.instance_id;
   return BuildConf({&base, &o.common, &o.consumer, &FixedConsumerProperties()});
+}
+
+StatusOr<std::unique_ptr<RdKafka::Conf>> RestoreConsumerConf(const KafkaOptions& o) {
+  std::map<std::string, std::string> consumer = o.consumer;
+  consumer.erase("group.instance.id");  // never a member: the id belongs to the main consumer
+  const std::map<std::string, std::string> base = {
+      {"bootstrap.servers", o.bootstrap_servers},
+      {"group.id", o.group_id + "-restore"},  // required by the client; never joined
+      {"auto.offset.reset", "earliest"},
+      {"enable.partition.eof", "true"},  // the end of a partition ends its restore
+  };
+  static const std::map<std::string, std::string> kFixed = {{"enable.auto.commit", "false"},
+                                                            {"enable.auto.offset.store", "false"}};
+  return BuildConf({&base, &o.common, &consumer, &kFixed});
 }
 
 StatusOr<std::unique_ptr<RdKafka::Conf>> ProducerConf(const KafkaOptions& o) {

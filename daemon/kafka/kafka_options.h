@@ -27,16 +27,27 @@ struct OutputTopics {
   std::vector<std::string> All() const;
 };
 
-// How pagesieve talks to Kafka ([kafka], [kafka.*], [output]).
+// State that follows its partition between instances ([changelog],
+// docs/changelog.md).
+struct ChangelogOptions {
+  bool enabled = true;
+  std::string topic;  // "<group_id>-state-changelog" when the configuration leaves it empty
+  // How long a revoked shard stays on disk in case its partition comes back.
+  Duration revoked_shard_grace = std::chrono::hours(1);
+};
+
+// How pagesieve talks to Kafka ([kafka], [kafka.*], [output], [changelog]).
 struct KafkaOptions {
   std::string bootstrap_servers;
   std::string group_id;
+  std::string instance_id;  // group.instance.id: static membership; empty: dynamic
   std::string input_topic;
   Duration startup_timeout{};
   std::map<std::string, std::string> common;    // [kafka.common]
   std::map<std::string, std::string> consumer;  // [kafka.consumer]
   std::map<std::string, std::string> producer;  // [kafka.producer]
   OutputTopics output;
+  ChangelogOptions changelog;
 };
 
 // Reads the options and refuses pass-through properties that would break the
@@ -47,5 +58,8 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config);
 // pass-through properties. Errors name the property librdkafka refused.
 StatusOr<std::unique_ptr<RdKafka::Conf>> ConsumerConf(const KafkaOptions& options);
 StatusOr<std::unique_ptr<RdKafka::Conf>> ProducerConf(const KafkaOptions& options);
+// The consumer that reads the changelog to restore shards: assigned
+// partitions by hand, never a group member, never committing.
+StatusOr<std::unique_ptr<RdKafka::Conf>> RestoreConsumerConf(const KafkaOptions& options);
 
 }  // namespace pagesieve::kafka

@@ -1,5 +1,7 @@
 #include "kafka/kafka_sink.h"
 
+#include <algorithm>
+
 namespace pagesieve::kafka {
 namespace {
 
@@ -16,8 +18,10 @@ Status KafkaSink::Send(const run::OutputMessage& message,
   for (const auto& [name, value] : message.headers) headers->add(name, value);
   auto ticket = std::make_unique<Ticket>(Ticket{counter});
   const RdKafka::ErrorCode err = producer_->produce(
-      message.topic, RdKafka::Topic::PARTITION_UA, RdKafka::Producer::RK_MSG_COPY,
-      const_cast<char*>(message.value.data()), message.value.size(),
+      message.topic, message.partition.value_or(RdKafka::Topic::PARTITION_UA),
+      RdKafka::Producer::RK_MSG_COPY,
+      message.tombstone ? nullptr : const_cast<char*>(message.value.data()),
+      message.tombstone ? 0 : message.value.size(),
       message.key ? message.key->data() : nullptr, message.key ? message.key->size() : 0,
       /*timestamp=*/0, headers.get(), ticket.get());
   if (err == RdKafka::ERR_NO_ERROR) {
@@ -43,6 +47,8 @@ void KafkaSink::OnDelivery(RdKafka::Message& message) {
     if (counter.failures++ == 0) {
       counter.first_error = message.topic_name() + ": " + message.errstr();
     }
+  } else {
+    counter.highest_offset = std::max(counter.highest_offset, message.offset());
   }
 }
 

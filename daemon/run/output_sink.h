@@ -16,6 +16,7 @@ struct DeliveryCounter {
   int64_t unacknowledged = 0;
   int64_t failures = 0;
   std::string first_error;
+  int64_t highest_offset = -1;  // of the acknowledged messages, where the sink knows it
 };
 
 // Where output messages go: Kafka in the daemon, a script in tests.

@@ -116,7 +116,9 @@ Status PartitionPipeline::Decide(OutputSink& sink, int64_t max_unacknowledged,
       PS_RETURN_IF_ERROR(s);
       unsent_.pop_front();
     }
-    if (CheckpointDue()) return Status::Ok();  // MaybeCheckpoint() goes first
+    // MaybeCheckpoint() goes first; the overlay may not change while its
+    // records are shipped.
+    if (shipping_ || CheckpointDue()) return Status::Ok();
     auto it = in_flight_.find(next_to_decide_);
     if (it == in_flight_.end() || !it->second.prepared) return Status::Ok();
     if (sink.unacknowledged() >= max_unacknowledged) return Status::Ok();
@@ -131,27 +133,76 @@ bool PartitionPipeline::CheckpointDue() const {
   return progressed && clock_.SteadyNow() - last_checkpoint_ >= options_.checkpoint_interval;
 }
 
-StatusOr<std::optional<Offset>> PartitionPipeline::MaybeCheckpoint(bool force) {
-  if (counter_->failures > 0) {
-    return Status::Unavailable("delivering output of " + topic_ + "-" +
-                               std::to_string(partition_.value()) +
-                               " failed: " + counter_->first_error);
+Status PartitionPipeline::CheckDeliveries() const {
+  for (const DeliveryCounter* c : {counter_.get(), changelog_counter_.get()}) {
+    if (c->failures > 0) {
+      return Status::Unavailable("delivering output of " + topic_ + "-" +
+                                 std::to_string(partition_.value()) + " failed: " + c->first_error);
+    }
   }
-  if (!force && !CheckpointDue()) return std::optional<Offset>();
-  if (next_offset_.value() < 0) return std::optional<Offset>();  // nothing consumed yet
-  if (!unsent_.empty() || counter_->unacknowledged > 0) return std::optional<Offset>();
-  if (checkpointed_ && *checkpointed_ == next_offset_) {
-    last_checkpoint_ = clock_.SteadyNow();
-    return std::optional<Offset>();
+  return Status::Ok();
+}
+
+StatusOr<std::optional<Offset>> PartitionPipeline::MaybeCheckpoint(OutputSink& sink, bool force) {
+  PS_RETURN_IF_ERROR(CheckDeliveries());
+  if (!shipping_) {
+    if (!force && !CheckpointDue()) return std::optional<Offset>();
+    if (next_offset_.value() < 0) return std::optional<Offset>();  // nothing consumed yet
+    if (!unsent_.empty() || counter_->unacknowledged > 0) return std::optional<Offset>();
+    if (checkpointed_ && *checkpointed_ == next_offset_) {
+      last_checkpoint_ = clock_.SteadyNow();
+      return std::optional<Offset>();
+    }
+    if (!options_.changelog_topic.empty()) PS_RETURN_IF_ERROR(BeginShipping());
   }
-  PS_RETURN_IF_ERROR(shard_->Checkpoint(next_offset_));
-  checkpointed_ = next_offset_;
+  Offset next = next_offset_;
+  if (shipping_) {
+    PS_ASSIGN_OR_RETURN(bool shipped, Ship(sink));
+    if (!shipped) return std::optional<Offset>();
+    next = *shipping_;
+    // Every record of this checkpoint is in the changelog before the offset
+    // after them is: the local checkpoint says how far the changelog covers it.
+    shard_->SetChangelogNext(Offset(changelog_counter_->highest_offset + 1));
+    shipping_.reset();
+  }
+  PS_RETURN_IF_ERROR(shard_->Checkpoint(next));
+  checkpointed_ = next;
   last_checkpoint_ = clock_.SteadyNow();
-  return std::optional<Offset>(next_offset_);
+  return std::optional<Offset>(next);
+}
+
+Status PartitionPipeline::BeginShipping() {
+  PS_RETURN_IF_ERROR(shard_->ForEachChange(
+      next_offset_, [this](std::string_view key, std::optional<std::string_view> value) {
+        OutputMessage m;
+        m.topic = options_.changelog_topic;
+        m.partition = partition_.value();
+        m.key.emplace(key);
+        if (value) {
+          m.value.assign(*value);
+        } else {
+          m.tombstone = true;
+        }
+        changelog_unsent_.push_back(std::move(m));
+      }));
+  if (options_.changelog_records != nullptr) options_.changelog_records->Inc(changelog_unsent_.size());
+  shipping_ = next_offset_;
+  return Status::Ok();
+}
+
+StatusOr<bool> PartitionPipeline::Ship(OutputSink& sink) {
+  while (!changelog_unsent_.empty()) {
+    Status s = sink.Send(changelog_unsent_.front(), changelog_counter_);
+    if (s.code() == StatusCode::kResourceExhausted) return false;
+    PS_RETURN_IF_ERROR(s);
+    changelog_unsent_.pop_front();
+  }
+  return changelog_counter_->unacknowledged == 0;
 }
 
 bool PartitionPipeline::Drained() const {
-  return open_.empty() && in_flight_.empty() && unsent_.empty() && counter_->unacknowledged == 0;
+  return open_.empty() && in_flight_.empty() && unsent_.empty() && counter_->unacknowledged == 0 &&
+         !shipping_;
 }
 
 }  // namespace pagesieve::run

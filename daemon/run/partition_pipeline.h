@@ -24,10 +24,15 @@ struct PipelineOptions {
   Duration batch_linger = std::chrono::milliseconds(10);
   Duration checkpoint_interval = std::chrono::seconds(1);
   kafka::OutputTopics topics;
+  // The compacted topic each checkpoint's state changes go to before the
+  // checkpoint is made locally (docs/changelog.md); empty: none.
+  std::string changelog_topic;
   std::string body_field = "body";
   std::string body_base64_field = "body_base64";
   // Observes each record's time from consumed to decided, when set.
   metrics::Histogram* processing_latency = nullptr;
+  // Counts the changelog records shipped, when set.
+  metrics::Counter* changelog_records = nullptr;
 };
 
 // One assigned input partition, from consumed records to a committed offset.
@@ -38,10 +43,12 @@ struct PipelineOptions {
 //
 // Nothing is lost because of how checkpoints are taken: when one is due the
 // pipeline stops deciding until every message it sent is acknowledged, then
-// checkpoints the shard at the next undecided offset. The checkpointed state
-// and offset therefore never run ahead of acknowledged output; after a crash
-// the records after the checkpoint are decided again against the same state
-// and get the same verdicts.
+// ships the checkpoint's state changes to the changelog (when there is one)
+// and waits for those too, then checkpoints the shard at the next undecided
+// offset with the changelog position. The checkpointed state and offset
+// therefore never run ahead of acknowledged output, nor of the changelog;
+// after a crash the records after the checkpoint are decided again against
+// the same state and get the same verdicts.
 //
 // Not thread-safe: owned by the run loop's thread.
 class PartitionPipeline {
@@ -73,11 +80,19 @@ class PartitionPipeline {
   Status Decide(OutputSink& sink, int64_t max_unacknowledged, engine::VerdictCounts* counts);
 
   // Takes the checkpoint when one is due (or `force`) and every sent message
-  // is acknowledged. Returns the offset to commit when it checkpointed.
-  StatusOr<std::optional<Offset>> MaybeCheckpoint(bool force);
+  // is acknowledged, shipping its changelog records through `sink` first,
+  // which may take several calls. Returns the offset to commit when it
+  // checkpointed. A checkpoint once begun is finished by later calls,
+  // forced or not.
+  StatusOr<std::optional<Offset>> MaybeCheckpoint(OutputSink& sink, bool force);
 
-  // Everything consumed so far has been decided and acknowledged.
+  // Everything consumed so far has been decided and acknowledged, and no
+  // checkpoint is under way.
   bool Drained() const;
+  // The last checkpoint covers every decided record.
+  bool Checkpointed() const {
+    return next_offset_.value() < 0 || (checkpointed_ && *checkpointed_ == next_offset_);
+  }
   // Bytes consumed and not yet decided: what backpressure counts.
   size_t pending_bytes() const { return pending_bytes_; }
   // The next offset to decide: everything before it has a verdict.
@@ -96,6 +111,11 @@ class PartitionPipeline {
   // Decides every record of `batch` into unsent_.
   Status DecideBatch(Batch& batch, engine::VerdictCounts* counts);
   bool CheckpointDue() const;
+  // Queues the changelog records of a checkpoint at next_offset_.
+  Status BeginShipping();
+  // Sends the queued changelog records; true once all are acknowledged.
+  StatusOr<bool> Ship(OutputSink& sink);
+  Status CheckDeliveries() const;
 
   const std::string topic_;
   const PartitionId partition_;
@@ -111,6 +131,11 @@ class PartitionPipeline {
   uint64_t next_to_decide_ = 0;            // next batch to decide
   std::deque<OutputMessage> unsent_;       // decided, refused by a full sink
   std::shared_ptr<DeliveryCounter> counter_ = std::make_shared<DeliveryCounter>();
+  // The checkpoint being shipped to the changelog, its records not yet sent,
+  // and their acknowledgements.
+  std::optional<Offset> shipping_;
+  std::deque<OutputMessage> changelog_unsent_;
+  std::shared_ptr<DeliveryCounter> changelog_counter_ = std::make_shared<DeliveryCounter>();
 
   Offset next_expected_{};                 // next offset Add() accepts
   Offset next_offset_{};                   // next offset to decide

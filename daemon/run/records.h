@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,6 +31,10 @@ struct OutputMessage {
   std::optional<std::string> key;
   std::string value;
   Headers headers;
+  // Changelog records go to the partition of their input partition; other
+  // output to the partitioner's choice (by key).
+  std::optional<int32_t> partition;
+  bool tombstone = false;  // no value at all (deletes the key in a compacted topic)
 };
 
 }  // namespace pagesieve::run

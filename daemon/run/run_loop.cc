@@ -32,6 +32,8 @@ RunLoop::RunLoop(kafka::KafkaOptions kafka, engine::SieveOptions sieve,
   pipeline_options_.batch_linger = run_.batch_linger;
   pipeline_options_.checkpoint_interval = run_.checkpoint_interval;
   pipeline_options_.topics = kafka_.output;
+  if (kafka_.changelog.enabled) pipeline_options_.changelog_topic = kafka_.changelog.topic;
+  pipeline_options_.changelog_records = &metrics_->changelog_records;
   pipeline_options_.body_field = sieve_options_.fields.body;
   pipeline_options_.body_base64_field = sieve_options_.fields.body_base64;
 }
@@ -42,6 +44,7 @@ RunLoop::~RunLoop() {
     consumer_->close();
   }
   assigned_.clear();
+  restorer_.reset();
 }
 
 StatusOr<RunSummary> RunLoop::Run() {
@@ -71,10 +74,11 @@ StatusOr<RunSummary> RunLoop::Run() {
 }
 
 Status RunLoop::Step(bool stopping) {
-  bool busy = false;
+  bool busy = restorer_ && restorer_->busy();
   for (const auto& [p, a] : assigned_) busy |= a.pipeline->pending_bytes() > 0;
   Consume(busy ? milliseconds(1) : milliseconds(100));
   if (!fatal_.ok()) return fatal_;
+  PS_RETURN_IF_ERROR(AdvanceRestores());
   SubmitBatches(stopping);
   DispatchCompletions();
   PS_RETURN_IF_ERROR(DecideAll());
@@ -85,6 +89,7 @@ Status RunLoop::Step(bool stopping) {
   PS_RETURN_IF_ERROR(CheckBackfillProgress());
   LogProgress(false);
   SampleMetrics(false);
+  RemoveExpiredShards();
   return Status::Ok();
 }
 
@@ -181,7 +186,7 @@ Status RunLoop::DecideAll() {
 Status RunLoop::CheckpointAndCommit(bool force) {
   std::vector<std::pair<PartitionId, Offset>> offsets;
   for (auto& [p, a] : assigned_) {
-    PS_ASSIGN_OR_RETURN(std::optional<Offset> done, a.pipeline->MaybeCheckpoint(force));
+    PS_ASSIGN_OR_RETURN(std::optional<Offset> done, a.pipeline->MaybeCheckpoint(*sink_, force));
     if (done) offsets.emplace_back(p, *done);
   }
   if (offsets.empty()) return Status::Ok();
@@ -236,8 +241,12 @@ Status RunLoop::CheckBackfillProgress() {
       ++it;
       continue;
     }
-    PS_ASSIGN_OR_RETURN(std::optional<Offset> done, pipeline.MaybeCheckpoint(true));
+    PS_ASSIGN_OR_RETURN(std::optional<Offset> done, pipeline.MaybeCheckpoint(*sink_, true));
     if (done) PS_RETURN_IF_ERROR(Commit({{it->first, *done}}, /*sync=*/true));
+    if (!pipeline.Drained() || !pipeline.Checkpointed()) {
+      ++it;  // shipping its changelog records: CheckpointAndCommit() goes on with it
+      continue;
+    }
     spdlog::info("backfill: {}-{} reached offset {}", kafka_.input_topic, it->first.value(),
                  end->second.value());
     std::vector<RdKafka::TopicPartition*> parts = {

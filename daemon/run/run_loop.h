@@ -15,6 +15,7 @@
 #include "engine/verdict_counts.h"
 #include "kafka/kafka_options.h"
 #include "kafka/kafka_sink.h"
+#include "run/changelog_restorer.h"
 #include "run/completion_queue.h"
 #include "run/partition_pipeline.h"
 #include "run/run_metrics.h"
@@ -88,6 +89,20 @@ class RunLoop {
   bool DrainPartition(Assigned& assigned, Clock::SteadyTime deadline);
   // The concrete offset a newly assigned partition starts from.
   StatusOr<Offset> StartOffset(PartitionId partition, const std::optional<Offset>& checkpointed);
+  // Opens the partition's shard and pipeline; the partition to hand to
+  // incremental_assign (owned by the caller), positioned where it starts.
+  StatusOr<RdKafka::TopicPartition*> OpenPartition(PartitionId partition);
+  // Finishes restores for a bounded time and starts the partitions done.
+  Status AdvanceRestores();
+  void UpdateReadiness();
+  std::vector<RdKafka::TopicPartition*> StopRestoring(
+      const std::vector<RdKafka::TopicPartition*>& partitions);
+  // Shards on disk that this instance does not own: noted at start and on
+  // revocation, deleted once revoked_shard_grace has passed
+  // (run_loop_shards.cc).
+  Status NoteUnownedShards();
+  void RemoveExpiredShards();
+  Status CreateChangelogTopic(int32_t existing_partitions);
   StatusOr<std::pair<int64_t, int64_t>> Watermarks(PartitionId partition);
   Status CheckBrokerAndTopics();
   Status ComputeBackfillEnds();
@@ -115,6 +130,9 @@ class RunLoop {
   std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
   CompletionQueue completions_;
   std::unique_ptr<engine::PreparePool> pool_;
+  std::unique_ptr<ChangelogRestorer> restorer_;  // with changelog.enabled
+  std::map<PartitionId, Clock::SteadyTime> unowned_since_;  // shards on disk, not ours
+  Clock::SteadyTime last_shard_sweep_{};
 
   std::map<PartitionId, Assigned> assigned_;
   uint64_t next_pipeline_id_ = 1;

@@ -56,43 +56,85 @@ StatusOr<Offset> RunLoop::StartOffset(PartitionId p, const std::optional<Offset>
   return Offset(low);  // a new group: from the earliest record
 }
 
+StatusOr<RdKafka::TopicPartition*> RunLoop::OpenPartition(PartitionId p) {
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<store::Shard> shard,
+                      state_->OpenShard(kafka_.input_topic, p, sieve_options_.shard));
+  const std::optional<Offset> checkpointed = shard->checkpointed_offset();
+  PS_ASSIGN_OR_RETURN(Offset start, StartOffset(p, checkpointed));
+  auto timed = std::make_unique<TimedShard>(
+      std::move(shard), clock_,
+      TimedShard::Timers{&metrics_->url_lookup, &metrics_->exact_lookup, &metrics_->near_lookup});
+  assigned_[p] = Assigned{next_pipeline_id_++,
+                          std::make_unique<PartitionPipeline>(kafka_.input_topic, p,
+                                                              std::move(timed), start,
+                                                              pipeline_options_, sieve_, clock_)};
+  unowned_since_.erase(p);
+  spdlog::info("assigned {}-{}: starting at offset {}{}", kafka_.input_topic, p.value(),
+               start.value(), checkpointed ? " (shard checkpoint)" : "");
+  return RdKafka::TopicPartition::create(kafka_.input_topic, p.value(), start.value());
+}
+
 void RunLoop::OnAssign(std::vector<RdKafka::TopicPartition*>& partitions) {
   metrics_->rebalances.WithLabels({"assign"}).Inc();
   std::vector<RdKafka::TopicPartition*> opened;
   for (RdKafka::TopicPartition* tp : partitions) {
     const PartitionId p(tp->partition());
-    StatusOr<std::unique_ptr<store::Shard>> shard =
-        state_->OpenShard(kafka_.input_topic, p, sieve_options_.shard);
-    if (!shard.ok()) {
-      fatal_ = shard.status().WithContext("partition " + std::to_string(p.value()));
+    unowned_since_.erase(p);
+    if (restorer_) {
+      // A shard behind the changelog is restored first; its partition joins
+      // the consumer's assignment when that is done (AdvanceRestores).
+      StatusOr<bool> restoring = restorer_->Begin(p);
+      if (!restoring.ok()) {
+        fatal_ = restoring.status().WithContext("partition " + std::to_string(p.value()));
+        continue;
+      }
+      if (*restoring) continue;
+    }
+    StatusOr<RdKafka::TopicPartition*> opened_one = OpenPartition(p);
+    if (!opened_one.ok()) {
+      fatal_ = opened_one.status().WithContext("partition " + std::to_string(p.value()));
       continue;
     }
-    const std::optional<Offset> checkpointed = (*shard)->checkpointed_offset();
-    StatusOr<Offset> start = StartOffset(p, checkpointed);
-    if (!start.ok()) {
-      fatal_ = start.status();
-      continue;
-    }
-    tp->set_offset(start->value());
-    auto timed = std::make_unique<TimedShard>(
-        std::move(shard).value(), clock_,
-        TimedShard::Timers{&metrics_->url_lookup, &metrics_->exact_lookup, &metrics_->near_lookup});
-    assigned_[p] = Assigned{next_pipeline_id_++, std::make_unique<PartitionPipeline>(
-                                                     kafka_.input_topic, p, std::move(timed),
-                                                     *start, pipeline_options_, sieve_, clock_)};
-    opened.push_back(tp);
-    spdlog::info("assigned {}-{}: starting at offset {}{}", kafka_.input_topic, p.value(),
-                 start->value(), checkpointed ? " (shard checkpoint)" : "");
+    opened.push_back(*opened_one);
   }
   RdKafka::Error* error = consumer_->incremental_assign(opened);
+  RdKafka::TopicPartition::destroy(opened);
   if (error != nullptr) {
     fatal_ = Status::Unavailable("incremental_assign: " + error->str());
     delete error;
   }
-  // Joined, and every shard assigned so far is open (restoring from a
-  // changelog, when it comes, belongs before this). librdkafka calls this
-  // at the end of every cooperative rebalance, even with nothing new.
-  if (fatal_.ok()) metrics_->SetReady(true);
+  // librdkafka calls this at the end of every cooperative rebalance, even
+  // with nothing new: joined, and ready once every assigned shard is open.
+  UpdateReadiness();
+}
+
+void RunLoop::UpdateReadiness() {
+  metrics_->SetReady(fatal_.ok() && !(restorer_ && restorer_->busy()));
+}
+
+Status RunLoop::AdvanceRestores() {
+  if (!restorer_ || !restorer_->busy()) return Status::Ok();
+  PS_ASSIGN_OR_RETURN(std::vector<PartitionId> done,
+                      restorer_->Advance(std::chrono::milliseconds(50)));
+  if (done.empty()) return Status::Ok();
+  std::vector<RdKafka::TopicPartition*> opened;
+  for (PartitionId p : done) {
+    StatusOr<RdKafka::TopicPartition*> one = OpenPartition(p);
+    if (!one.ok()) {
+      RdKafka::TopicPartition::destroy(opened);
+      return one.status().WithContext("partition " + std::to_string(p.value()));
+    }
+    opened.push_back(*one);
+  }
+  RdKafka::Error* error = consumer_->incremental_assign(opened);
+  RdKafka::TopicPartition::destroy(opened);
+  if (error != nullptr) {
+    const Status s = Status::Unavailable("incremental_assign: " + error->str());
+    delete error;
+    return s;
+  }
+  UpdateReadiness();
+  return Status::Ok();
 }
 
 bool RunLoop::DrainPartition(Assigned& a, Clock::SteadyTime deadline) {
@@ -107,26 +149,46 @@ bool RunLoop::DrainPartition(Assigned& a, Clock::SteadyTime deadline) {
     }
     DispatchCompletions();
     Status s = pipeline.Decide(*sink_, std::numeric_limits<int64_t>::max(), &counts_);
-    if (s.ok()) s = pipeline.MaybeCheckpoint(false).status();
     if (!s.ok()) {
       fatal_ = s;
       return false;
     }
-    if (pipeline.Drained()) break;
+    // Once everything is decided and acknowledged, a final checkpoint; with
+    // a changelog it takes a few rounds (ship, acknowledgements, commit).
+    const bool decided_all = pipeline.Drained();
+    StatusOr<std::optional<Offset>> done = pipeline.MaybeCheckpoint(*sink_, decided_all);
+    if (!done.ok()) {
+      fatal_ = done.status();
+      return false;
+    }
+    if (*done) (void)Commit({{pipeline.partition(), **done}}, /*sync=*/decided_all);
+    if (pipeline.Drained() && pipeline.Checkpointed()) return true;
     if (clock_.SteadyNow() > deadline) return false;
     producer_->poll(5);
   }
-  StatusOr<std::optional<Offset>> done = pipeline.MaybeCheckpoint(/*force=*/true);
-  if (!done.ok()) {
-    fatal_ = done.status();
-    return false;
-  }
-  if (*done) (void)Commit({{pipeline.partition(), **done}}, /*sync=*/true);
-  return true;
 }
 
-void RunLoop::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) {
+// The partitions of a revocation the consumer was actually given: those
+// still restoring never were. Cancels their restores.
+std::vector<RdKafka::TopicPartition*> RunLoop::StopRestoring(
+    const std::vector<RdKafka::TopicPartition*>& partitions) {
+  std::vector<RdKafka::TopicPartition*> assigned;
+  for (RdKafka::TopicPartition* tp : partitions) {
+    const PartitionId p(tp->partition());
+    unowned_since_[p] = clock_.SteadyNow();
+    if (restorer_ && restorer_->restoring(p)) {
+      restorer_->Cancel(p);
+    } else {
+      assigned.push_back(tp);
+    }
+  }
+  UpdateReadiness();
+  return assigned;
+}
+
+void RunLoop::OnRevoke(const std::vector<RdKafka::TopicPartition*>& all) {
   metrics_->rebalances.WithLabels({"revoke"}).Inc();
+  const std::vector<RdKafka::TopicPartition*> partitions = StopRestoring(all);
   const auto deadline = clock_.SteadyNow() + run_.shutdown_timeout;
   for (RdKafka::TopicPartition* tp : partitions) {
     auto it = assigned_.find(PartitionId(tp->partition()));
@@ -140,6 +202,7 @@ void RunLoop::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) 
     spdlog::info("revoked {}-{}", kafka_.input_topic, tp->partition());
     assigned_.erase(it);  // closes the shard
   }
+  if (partitions.empty()) return;
   RdKafka::Error* error = consumer_->incremental_unassign(partitions);
   if (error != nullptr) {
     spdlog::warn("incremental_unassign: {}", error->str());
@@ -147,15 +210,17 @@ void RunLoop::OnRevoke(const std::vector<RdKafka::TopicPartition*>& partitions) 
   }
 }
 
-void RunLoop::OnLost(const std::vector<RdKafka::TopicPartition*>& partitions) {
+void RunLoop::OnLost(const std::vector<RdKafka::TopicPartition*>& all) {
   // Another member may own these already: nothing is checkpointed or
   // committed, and what was decided since the last checkpoint is dropped.
   metrics_->rebalances.WithLabels({"lost"}).Inc();
+  const std::vector<RdKafka::TopicPartition*> partitions = StopRestoring(all);
   for (RdKafka::TopicPartition* tp : partitions) {
     spdlog::warn("lost {}-{}: dropping its work since the last checkpoint", kafka_.input_topic,
                  tp->partition());
     assigned_.erase(PartitionId(tp->partition()));
   }
+  if (partitions.empty()) return;
   RdKafka::Error* error = consumer_->incremental_unassign(partitions);
   if (error != nullptr) delete error;
 }

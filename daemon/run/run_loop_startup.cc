@@ -133,6 +133,12 @@ Status RunLoop::Start() {
 
   PS_RETURN_IF_ERROR(CheckBrokerAndTopics());
   PS_RETURN_IF_ERROR(ComputeBackfillEnds());
+  if (kafka_.changelog.enabled) {
+    restorer_ = std::make_unique<ChangelogRestorer>(kafka_, *state_, sieve_options_.shard, clock_,
+                                                    *metrics_);
+    PS_RETURN_IF_ERROR(restorer_->Init());
+    PS_RETURN_IF_ERROR(NoteUnownedShards());
+  }
   pool_ = std::make_unique<engine::PreparePool>(sieve_options_, clock_, run_.threads);
   const RdKafka::ErrorCode sub = consumer_->subscribe({kafka_.input_topic});
   if (sub != RdKafka::ERR_NO_ERROR) {
@@ -182,6 +188,11 @@ Status RunLoop::CheckBrokerAndTopics() {
       return Status::FailedPrecondition("output topic '" + *topic + "' does not exist (" + key +
                                         ")");
     }
+  }
+  if (kafka_.changelog.enabled) {
+    const RdKafka::TopicMetadata* changelog = find(kafka_.changelog.topic);
+    PS_RETURN_IF_ERROR(CreateChangelogTopic(
+        changelog ? static_cast<int32_t>(changelog->partitions()->size()) : 0));
   }
   return Status::Ok();
 }

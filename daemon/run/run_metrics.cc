@@ -46,6 +46,16 @@ RunMetrics::RunMetrics(metrics::Registry& r)
       checkpoints(r.AddCounter("pagesieve_checkpoints_total",
                                "Shard checkpoints taken (state and offset saved together).")
                       .Get()),
+      changelog_records(r.AddCounter("pagesieve_changelog_records_total",
+                                     "State changes shipped to the changelog topic (entries, "
+                                     "tombstones, checkpoint markers).")
+                            .Get()),
+      restored_records(r.AddCounter("pagesieve_restored_records_total",
+                                    "Changelog records applied to shards by restores.")
+                           .Get()),
+      restored_bytes(r.AddCounter("pagesieve_restored_bytes_total",
+                                  "Bytes of changelog records applied to shards by restores.")
+                         .Get()),
       processing_latency(r.AddHistogram("pagesieve_processing_latency_seconds",
                                         "From a record consumed to its verdict decided (and "
                                         "queued for the producer).",
@@ -91,8 +101,8 @@ RunMetrics::RunMetrics(metrics::Registry& r)
       pending_writes(r.AddGauge("pagesieve_store_pending_writes",
                                 "Keys written since the shard's last checkpoint.", {"partition"})),
       restore_progress(r.AddGauge("pagesieve_restore_progress_ratio",
-                                  "Share of the shard restored before it serves (1: ready; "
-                                  "shards are opened from local disk, so always 1 for now).",
+                                  "Share of the shard's changelog records restored before the "
+                                  "partition is processed (1: serving).",
                                   {"partition"})),
       assigned_partitions(
           r.AddGauge("pagesieve_assigned_partitions", "Input partitions this process owns.").Get()),

@@ -39,6 +39,9 @@ struct RunMetrics {
   metrics::CounterFamily& rebalances;  // event: assign, revoke, lost
   metrics::Counter& delivery_errors;
   metrics::Counter& checkpoints;
+  metrics::Counter& changelog_records;
+  metrics::Counter& restored_records;
+  metrics::Counter& restored_bytes;
 
   metrics::Histogram& processing_latency;
   metrics::Histogram& fingerprint_time;

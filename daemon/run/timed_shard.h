@@ -59,6 +59,15 @@ class TimedShard final : public store::Shard {
   }
   store::ShardStats Stats() const override { return inner_->Stats(); }
 
+  Status ForEachChange(
+      Offset next_offset,
+      const std::function<void(std::string_view key, std::optional<std::string_view> value)>& fn)
+      override {
+    return inner_->ForEachChange(next_offset, fn);
+  }
+  void SetChangelogNext(Offset changelog_next) override { inner_->SetChangelogNext(changelog_next); }
+  std::optional<Offset> changelog_next() const override { return inner_->changelog_next(); }
+
  private:
   const std::unique_ptr<store::Shard> inner_;
   const Clock& clock_;

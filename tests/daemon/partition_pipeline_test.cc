@@ -11,6 +11,7 @@
 #include "engine/record_preparer.h"
 #include "run/output_messages.h"
 #include "run_process.h"
+#include "store/changelog.h"
 #include "store/state_env.h"
 
 namespace pagesieve::run {
@@ -32,8 +33,12 @@ class ScriptedSink final : public OutputSink {
   }
   int64_t unacknowledged() const override { return static_cast<int64_t>(waiting_.size()); }
 
+  // Acknowledges everything sent, at consecutive offsets of one log.
   void AckAll() {
-    for (auto& c : waiting_) --c->unacknowledged;
+    for (auto& c : waiting_) {
+      --c->unacknowledged;
+      c->highest_offset = next_log_offset_++;
+    }
     waiting_.clear();
   }
   void FailNext(const std::string& error) {
@@ -49,6 +54,7 @@ class ScriptedSink final : public OutputSink {
  private:
   bool refuse_ = false;
   std::deque<std::shared_ptr<DeliveryCounter>> waiting_;
+  int64_t next_log_offset_ = 0;
 };
 
 std::string Article(int seed) {
@@ -215,11 +221,11 @@ TEST_F(PartitionPipelineTest, CheckpointWaitsUntilEverythingSentIsAcknowledged) 
   PrepareAll();
   ASSERT_TRUE(Decide().ok());
   clock_.Advance(std::chrono::seconds(1));
-  StatusOr<std::optional<Offset>> early = pipeline_->MaybeCheckpoint(false);
+  StatusOr<std::optional<Offset>> early = pipeline_->MaybeCheckpoint(sink_, false);
   ASSERT_TRUE(early.ok());
   EXPECT_FALSE(early->has_value()) << "checkpointed before acknowledgements";
   sink_.AckAll();
-  StatusOr<std::optional<Offset>> done = pipeline_->MaybeCheckpoint(false);
+  StatusOr<std::optional<Offset>> done = pipeline_->MaybeCheckpoint(sink_, false);
   ASSERT_TRUE(done.ok());
   EXPECT_EQ(*done, Offset(2));
   // The shard has it: a restart resumes at 2.
@@ -240,9 +246,45 @@ TEST_F(PartitionPipelineTest, NothingNewIsDecidedWhileACheckpointWaits) {
   ASSERT_TRUE(Decide().ok());
   EXPECT_EQ(sink_.sent.size(), 2u);
   sink_.AckAll();
-  ASSERT_EQ(*pipeline_->MaybeCheckpoint(false), Offset(2));  // exactly the acknowledged prefix
+  ASSERT_EQ(*pipeline_->MaybeCheckpoint(sink_, false), Offset(2));  // exactly the acknowledged prefix
   ASSERT_TRUE(Decide().ok());
   EXPECT_EQ(sink_.sent.size(), 4u);
+}
+
+TEST_F(PartitionPipelineTest, TheChangelogGetsACheckpointBeforeTheShardDoes) {
+  options_.changelog_topic = "changelog";
+  Open(Offset(0));
+  pipeline_->Add(Record(0, "https://a.example/0", 0));
+  pipeline_->Add(Record(1, "https://a.example/1", 1));
+  PrepareAll();
+  ASSERT_TRUE(Decide().ok());
+  sink_.AckAll();  // the two verdicts: log offsets 0 and 1
+  clock_.Advance(std::chrono::seconds(1));
+  const size_t verdicts = sink_.sent.size();
+
+  StatusOr<std::optional<Offset>> shipping = pipeline_->MaybeCheckpoint(sink_, false);
+  ASSERT_TRUE(shipping.ok()) << shipping.status().ToString();
+  EXPECT_FALSE(shipping->has_value()) << "checkpointed before the changelog acknowledged";
+  ASSERT_GT(sink_.sent.size(), verdicts);
+  for (size_t i = verdicts; i < sink_.sent.size(); ++i) {
+    EXPECT_EQ(sink_.sent[i].topic, "changelog");
+    EXPECT_EQ(sink_.sent[i].partition, 2);  // the input partition's
+  }
+  EXPECT_EQ(sink_.sent.back().key, store::ChangelogMarkerKey());
+  // While the records travel, nothing new is decided: the overlay is theirs.
+  pipeline_->Add(Record(2, "https://a.example/2", 2));
+  PrepareAll();
+  ASSERT_TRUE(Decide().ok());
+  const size_t shipped = sink_.sent.size();
+  EXPECT_FALSE(pipeline_->Drained());
+
+  sink_.AckAll();
+  StatusOr<std::optional<Offset>> done = pipeline_->MaybeCheckpoint(sink_, false);
+  ASSERT_TRUE(done.ok());
+  EXPECT_EQ(*done, Offset(2));
+  EXPECT_EQ(pipeline_->shard().changelog_next(), Offset(static_cast<int64_t>(shipped)));
+  ASSERT_TRUE(Decide().ok());
+  EXPECT_EQ(sink_.sent.size(), shipped + 1);  // record 2's verdict, now
 }
 
 TEST_F(PartitionPipelineTest, AFailedDeliveryStopsThePartitionWithoutCheckpointing) {
@@ -250,7 +292,7 @@ TEST_F(PartitionPipelineTest, AFailedDeliveryStopsThePartitionWithoutCheckpointi
   PrepareAll();
   ASSERT_TRUE(Decide().ok());
   sink_.FailNext("Broker: Message size too large");
-  StatusOr<std::optional<Offset>> r = pipeline_->MaybeCheckpoint(true);
+  StatusOr<std::optional<Offset>> r = pipeline_->MaybeCheckpoint(sink_, true);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("Message size too large"));
   pipeline_.reset();

@@ -7,11 +7,12 @@
 #include "common/status.h"
 #include "common/types.h"
 
-namespace pagesieve::demo {
+namespace pagesieve::kafka {
 
-// Creates and deletes topics on a real broker through Kafka's admin API
-// (CreateTopics, DeleteTopics), for `pagesieve demo --bootstrap`. `common`
-// holds the [kafka.common] librdkafka properties (security settings).
+// Creates and deletes topics through Kafka's admin API (CreateTopics,
+// DeleteTopics): the changelog topic of `pagesieve run`, and the topics of
+// `pagesieve demo --bootstrap`. `common` holds the [kafka.common] librdkafka
+// properties (security settings).
 // Each call blocks until the broker answered or `timeout` passed.
 class TopicAdmin {
  public:
@@ -21,8 +22,11 @@ class TopicAdmin {
         common_(std::move(common)),
         timeout_(timeout) {}
 
-  // Replication factor: the broker's default.
-  Status Create(const std::vector<std::string>& topics, int partitions) const;
+  // Replication factor: the broker's default. `configs` are topic
+  // configurations (cleanup.policy, ...). A topic that exists already is
+  // left as it is.
+  Status Create(const std::vector<std::string>& topics, int partitions,
+                const std::map<std::string, std::string>& configs = {}) const;
   Status Delete(const std::vector<std::string>& topics) const;
 
  private:
@@ -31,4 +35,4 @@ class TopicAdmin {
   Duration timeout_;
 };
 
-}  // namespace pagesieve::demo
+}  // namespace pagesieve::kafka

@@ -1,4 +1,4 @@
-#include "demo/topic_admin.h"
+#include "kafka/topic_admin.h"
 
 #include <librdkafka/rdkafka.h>
 
@@ -7,7 +7,7 @@
 #include "common/duration.h"
 #include "common/status_or.h"
 
-namespace pagesieve::demo {
+namespace pagesieve::kafka {
 namespace {
 
 using Client = std::unique_ptr<rd_kafka_t, decltype(&rd_kafka_destroy)>;
@@ -43,7 +43,7 @@ Status Collect(rd_kafka_queue_t* queue, const std::string& bootstrap, Duration t
               &rd_kafka_event_destroy);
   if (!event) {
     return Status::DeadlineExceeded("no answer from Kafka at " + bootstrap + " within " +
-                                    FormatDuration(timeout) + " (demo --timeout)");
+                                    FormatDuration(timeout) + " ");
   }
   if (rd_kafka_event_error(event.get()) != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return Status::Unavailable(rd_kafka_event_error_string(event.get()));
@@ -70,7 +70,8 @@ Status Collect(rd_kafka_queue_t* queue, const std::string& bootstrap, Duration t
 
 }  // namespace
 
-Status TopicAdmin::Create(const std::vector<std::string>& topics, int partitions) const {
+Status TopicAdmin::Create(const std::vector<std::string>& topics, int partitions,
+                          const std::map<std::string, std::string>& configs) const {
   PS_ASSIGN_OR_RETURN(Client client, NewClient(bootstrap_servers_, common_));
   std::vector<std::unique_ptr<rd_kafka_NewTopic_t, decltype(&rd_kafka_NewTopic_destroy)>> owned;
   std::vector<rd_kafka_NewTopic_t*> raw;
@@ -79,6 +80,12 @@ Status TopicAdmin::Create(const std::vector<std::string>& topics, int partitions
     owned.emplace_back(rd_kafka_NewTopic_new(name.c_str(), partitions, -1, err, sizeof err),
                        &rd_kafka_NewTopic_destroy);
     if (!owned.back()) return Status::InvalidArgument("topic " + name + ": " + err);
+    for (const auto& [key, value] : configs) {
+      if (rd_kafka_NewTopic_set_config(owned.back().get(), key.c_str(), value.c_str()) !=
+          RD_KAFKA_RESP_ERR_NO_ERROR) {
+        return Status::InvalidArgument("topic " + name + ": bad config " + key);
+      }
+    }
     raw.push_back(owned.back().get());
   }
   Options options(rd_kafka_AdminOptions_new(client.get(), RD_KAFKA_ADMIN_OP_CREATETOPICS),
@@ -106,4 +113,4 @@ Status TopicAdmin::Delete(const std::vector<std::string>& topics) const {
   return Collect(queue.get(), bootstrap_servers_, timeout_, /*creating=*/false);
 }
 
-}  // namespace pagesieve::demo
+}  // namespace pagesieve::kafka

@@ -1,0 +1,210 @@
+#include "run/changelog_restorer.h"
+
+#include <librdkafka/rdkafkacpp.h>
+#include <spdlog/spdlog.h>
+
+namespace pagesieve::run {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr Duration kProgressInterval = std::chrono::seconds(5);
+
+std::string Name(const std::string& topic, PartitionId p) {
+  return topic + "-" + std::to_string(p.value());
+}
+
+double Seconds(Clock::SteadyTime from, Clock::SteadyTime to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+}  // namespace
+
+ChangelogRestorer::ChangelogRestorer(const kafka::KafkaOptions& kafka, store::StateEnv& state,
+                                     const store::ShardOptions& shard_options, const Clock& clock,
+                                     RunMetrics& metrics)
+    : kafka_(kafka),
+      state_(state),
+      shard_options_(shard_options),
+      clock_(clock),
+      metrics_(metrics) {}
+
+ChangelogRestorer::~ChangelogRestorer() {
+  jobs_.clear();
+  if (consumer_) consumer_->close();
+}
+
+Status ChangelogRestorer::Init() {
+  PS_ASSIGN_OR_RETURN(auto conf, kafka::RestoreConsumerConf(kafka_));
+  std::string err;
+  consumer_.reset(RdKafka::KafkaConsumer::create(conf.get(), err));
+  if (!consumer_) return Status::InvalidArgument("cannot create the restore consumer: " + err);
+  return Status::Ok();
+}
+
+StatusOr<bool> ChangelogRestorer::Begin(PartitionId p) {
+  const std::string& topic = kafka_.changelog.topic;
+  int64_t low = 0, high = 0;
+  const RdKafka::ErrorCode err =
+      consumer_->query_watermark_offsets(topic, p.value(), &low, &high, 10000);
+  if (err != RdKafka::ERR_NO_ERROR) {
+    return Status::Unavailable("end of changelog " + Name(topic, p) + ": " +
+                               RdKafka::err2str(err));
+  }
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<store::ShardRestore> restore,
+                      state_.OpenRestore(kafka_.input_topic, p, shard_options_));
+  const std::optional<Offset> local = restore->changelog_next();
+  const std::string shard = Name(kafka_.input_topic, p);
+  if (local && local->value() >= high) {
+    if (local->value() > high) {
+      spdlog::warn("shard {} has changelog position {}, beyond the end {} of {}: was the "
+                   "changelog topic recreated? Using the local shard as it is",
+                   shard, local->value(), high, Name(topic, p));
+    }
+    return false;  // current
+  }
+  if (!local && low == high) return false;  // nothing shipped yet: the local shard is all there is
+  Offset start(low);
+  if (local && local->value() >= low) {
+    start = *local;  // behind: catch up
+  } else if (restore->checkpointed_offset()) {
+    // Local state the changelog cannot bring up to date (written without
+    // one, or older than the records it still has): start over from it.
+    spdlog::info("shard {}: local state is not in the changelog's history; restoring it anew",
+                 shard);
+    PS_RETURN_IF_ERROR(restore->Reset());
+  }
+  Job job;
+  job.restore = std::move(restore);
+  job.start = job.next = start;
+  job.end = Offset(high);
+  job.started_at = job.last_log = clock_.SteadyNow();
+  spdlog::info("restoring shard {} from {} offsets {}..{} ({} records at most)", shard,
+               Name(topic, p), start.value(), high, high - start.value());
+  metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(0);
+  jobs_[p] = std::move(job);
+  PS_RETURN_IF_ERROR(Reassign());
+  return true;
+}
+
+Status ChangelogRestorer::Reassign() {
+  std::vector<RdKafka::TopicPartition*> parts;
+  for (const auto& [p, job] : jobs_) {
+    parts.push_back(
+        RdKafka::TopicPartition::create(kafka_.changelog.topic, p.value(), job.next.value()));
+  }
+  const RdKafka::ErrorCode err =
+      parts.empty() ? consumer_->unassign() : consumer_->assign(parts);
+  RdKafka::TopicPartition::destroy(parts);
+  if (err != RdKafka::ERR_NO_ERROR) {
+    return Status::Unavailable("restore consumer assign: " + RdKafka::err2str(err));
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
+  std::vector<PartitionId> done;
+  const auto deadline = clock_.SteadyNow() + budget;
+  while (!jobs_.empty() && clock_.SteadyNow() < deadline) {
+    std::unique_ptr<RdKafka::Message> m(consumer_->consume(10));
+    const PartitionId p(m->partition());
+    auto it = jobs_.find(p);
+    switch (m->err()) {
+      case RdKafka::ERR_NO_ERROR: {
+        if (it == jobs_.end() || m->offset() < it->second.next.value()) break;
+        Job& job = it->second;
+        std::string_view key(static_cast<const char*>(m->key_pointer()),
+                             m->key_pointer() ? m->key_len() : 0);
+        std::optional<std::string_view> value;
+        if (m->payload() != nullptr) value.emplace(static_cast<const char*>(m->payload()), m->len());
+        if (m->offset() < job.end.value()) {
+          PS_RETURN_IF_ERROR(job.restore->Apply(key, value).WithContext(
+              "restoring " + Name(kafka_.input_topic, p) + " from changelog offset " +
+              std::to_string(m->offset())));
+          metrics_.restored_records.Inc();
+          metrics_.restored_bytes.Inc(key.size() + m->len());
+        }
+        job.next = Offset(m->offset() + 1);
+        if (job.next >= job.end) {
+          PS_RETURN_IF_ERROR(Finish(p, job));
+          jobs_.erase(it);
+          done.push_back(p);
+          PS_RETURN_IF_ERROR(Reassign());
+        } else {
+          LogProgress(p, job, false);
+        }
+        break;
+      }
+      case RdKafka::ERR__PARTITION_EOF:
+        // Compaction can leave the last offsets before `end` empty.
+        if (it != jobs_.end() && m->offset() >= it->second.end.value()) {
+          PS_RETURN_IF_ERROR(Finish(p, it->second));
+          jobs_.erase(it);
+          done.push_back(p);
+          PS_RETURN_IF_ERROR(Reassign());
+        }
+        break;
+      case RdKafka::ERR__TIMED_OUT:
+        break;
+      default:
+        // A broker away and back: librdkafka retries on its own.
+        spdlog::warn("restore consumer: {}", m->errstr());
+        return done;
+    }
+  }
+  // Jobs with nothing to read finish without a message.
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    if (it->second.next < it->second.end) {
+      ++it;
+      continue;
+    }
+    PS_RETURN_IF_ERROR(Finish(it->first, it->second));
+    done.push_back(it->first);
+    it = jobs_.erase(it);
+    PS_RETURN_IF_ERROR(Reassign());
+  }
+  return done;
+}
+
+Status ChangelogRestorer::Finish(PartitionId p, Job& job) {
+  PS_RETURN_IF_ERROR(job.restore->Finish(job.end).WithContext("restoring " +
+                                                              Name(kafka_.input_topic, p)));
+  const auto now = clock_.SteadyNow();
+  const double secs = Seconds(job.started_at, now);
+  const uint64_t records = job.restore->records();
+  spdlog::info("restored shard {}: {} records ({:.1f} MB) in {:.2f} s ({:.0f} records/s); "
+               "resuming its input at offset {}",
+               Name(kafka_.input_topic, p), records, job.restore->bytes() / 1e6, secs,
+               secs > 0 ? records / secs : 0.0,
+               job.restore->checkpointed_offset()
+                   ? std::to_string(job.restore->checkpointed_offset()->value())
+                   : std::string("of the group's commit"));
+  metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(1);
+  job.restore.reset();  // releases the shard for the partition's pipeline
+  return Status::Ok();
+}
+
+void ChangelogRestorer::LogProgress(PartitionId p, Job& job, bool force) {
+  const auto now = clock_.SteadyNow();
+  const int64_t total = job.end.value() - job.start.value();
+  const int64_t read = job.next.value() - job.start.value();
+  const double ratio = total > 0 ? static_cast<double>(read) / total : 1.0;
+  metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(ratio);
+  if (!force && now - job.last_log < kProgressInterval) return;
+  job.last_log = now;
+  const double secs = Seconds(job.started_at, now);
+  const double rate = secs > 0 ? read / secs : 0;
+  spdlog::info("restoring shard {}: {} of {} records ({:.0f} %), {:.1f} MB, {:.0f} records/s, "
+               "about {:.0f} s left",
+               Name(kafka_.input_topic, p), read, total, ratio * 100, job.restore->bytes() / 1e6,
+               rate, rate > 0 ? (total - read) / rate : 0.0);
+}
+
+void ChangelogRestorer::Cancel(PartitionId p) {
+  if (jobs_.erase(p) == 0) return;
+  spdlog::info("restore of shard {} stopped: the partition was revoked",
+               Name(kafka_.input_topic, p));
+  (void)Reassign();
+}
+
+}  // namespace pagesieve::run

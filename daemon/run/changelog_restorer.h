@@ -1,0 +1,77 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status_or.h"
+#include "kafka/kafka_options.h"
+#include "run/run_metrics.h"
+#include "store/shard_options.h"
+#include "store/shard_restore.h"
+#include "store/state_env.h"
+
+namespace RdKafka {
+class KafkaConsumer;
+}
+
+namespace pagesieve::run {
+
+// Brings the shards of newly assigned partitions up to date from the
+// changelog topic before their input is processed (docs/changelog.md).
+//
+// Begin() decides per partition: a local shard whose changelog position is
+// at the changelog's end is current and used as is; one that is behind
+// catches up from its position; one without a position (or whose position
+// the changelog no longer reaches) is emptied and restored from the start.
+// Advance() then reads and applies records for a bounded time, so the run
+// loop keeps polling its consumer meanwhile; a partition is done when its
+// records up to the end seen at Begin() are applied and durable.
+//
+// Owned by the run loop's thread; not thread-safe.
+class ChangelogRestorer {
+ public:
+  ChangelogRestorer(const kafka::KafkaOptions& kafka, store::StateEnv& state,
+                    const store::ShardOptions& shard_options, const Clock& clock,
+                    RunMetrics& metrics);
+  ~ChangelogRestorer();
+
+  Status Init();
+
+  // True when the partition's shard must be restored first: Advance() will
+  // report it done. False when its local shard is current.
+  StatusOr<bool> Begin(PartitionId partition);
+  // Reads for about `budget`; returns the partitions whose restore finished.
+  StatusOr<std::vector<PartitionId>> Advance(Duration budget);
+  // Stops restoring a partition that was revoked; what was applied stays,
+  // without progress, so a later restore starts where this one did.
+  void Cancel(PartitionId partition);
+
+  bool busy() const { return !jobs_.empty(); }
+  bool restoring(PartitionId partition) const { return jobs_.count(partition) > 0; }
+
+ private:
+  struct Job {
+    std::unique_ptr<store::ShardRestore> restore;
+    Offset start{}, end{};        // changelog offsets [start, end) to read
+    Offset next{};                // the next offset expected
+    Clock::SteadyTime started_at{}, last_log{};
+  };
+
+  // Points the restore consumer at every job's next offset.
+  Status Reassign();
+  Status Finish(PartitionId partition, Job& job);
+  void LogProgress(PartitionId partition, Job& job, bool force);
+
+  const kafka::KafkaOptions& kafka_;
+  store::StateEnv& state_;
+  const store::ShardOptions& shard_options_;
+  const Clock& clock_;
+  RunMetrics& metrics_;
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
+  std::map<PartitionId, Job> jobs_;
+};
+
+}  // namespace pagesieve::run
