@@ -3,6 +3,8 @@
 #include <librdkafka/rdkafkacpp.h>
 #include <spdlog/spdlog.h>
 
+#include <thread>
+
 namespace pagesieve::run {
 namespace {
 
@@ -42,15 +44,32 @@ Status ChangelogRestorer::Init() {
   return Status::Ok();
 }
 
+StatusOr<std::pair<int64_t, int64_t>> ChangelogRestorer::Watermarks(PartitionId p) {
+  const std::string& topic = kafka_.changelog.topic;
+  // A topic created a moment ago may not have its leaders yet, and a broker
+  // may be changing leaders: those pass, so they are waited for.
+  const auto deadline = clock_.SteadyNow() + kafka_.startup_timeout;
+  for (;;) {
+    int64_t low = 0, high = 0;
+    const RdKafka::ErrorCode err =
+        consumer_->query_watermark_offsets(topic, p.value(), &low, &high, 10000);
+    if (err == RdKafka::ERR_NO_ERROR) return std::make_pair(low, high);
+    const bool passing = err == RdKafka::ERR_NOT_LEADER_FOR_PARTITION ||
+                         err == RdKafka::ERR_LEADER_NOT_AVAILABLE ||
+                         err == RdKafka::ERR_UNKNOWN_TOPIC_OR_PART ||
+                         err == RdKafka::ERR__TRANSPORT || err == RdKafka::ERR__TIMED_OUT;
+    if (!passing || clock_.SteadyNow() >= deadline) {
+      return Status::Unavailable("end of changelog " + Name(topic, p) + ": " +
+                                 RdKafka::err2str(err));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
 StatusOr<bool> ChangelogRestorer::Begin(PartitionId p) {
   const std::string& topic = kafka_.changelog.topic;
-  int64_t low = 0, high = 0;
-  const RdKafka::ErrorCode err =
-      consumer_->query_watermark_offsets(topic, p.value(), &low, &high, 10000);
-  if (err != RdKafka::ERR_NO_ERROR) {
-    return Status::Unavailable("end of changelog " + Name(topic, p) + ": " +
-                               RdKafka::err2str(err));
-  }
+  PS_ASSIGN_OR_RETURN(auto marks, Watermarks(p));
+  const auto [low, high] = marks;
   PS_ASSIGN_OR_RETURN(std::unique_ptr<store::ShardRestore> restore,
                       state_.OpenRestore(kafka_.input_topic, p, shard_options_));
   const std::optional<Offset> local = restore->changelog_next();

@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/clock.h"
@@ -60,6 +61,8 @@ class ChangelogRestorer {
     Clock::SteadyTime started_at{}, last_log{};
   };
 
+  // The changelog partition's first and next offsets.
+  StatusOr<std::pair<int64_t, int64_t>> Watermarks(PartitionId partition);
   // Points the restore consumer at every job's next offset.
   Status Reassign();
   Status Finish(PartitionId partition, Job& job);
