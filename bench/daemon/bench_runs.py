@@ -57,12 +57,17 @@ class DaemonTopics:
         self.state_dir = state_dir
 
 
+# Further `--set key=value` settings for every daemon run (daemon_bench.py's
+# --daemon-set), e.g. changelog.enabled=false to measure the changelog's cost.
+DAEMON_SETS = []
+
+
 def daemon_argv(pagesieve, broker, topics, threads, extra):
     """`pagesieve run` on its own group, state and output topic (verdicts of
     every kind and dead letters all go to the one output topic)."""
     sets = ["kafka.bootstrap_servers=" + broker.bootstrap, "kafka.group_id=" + topics.group,
             "kafka.input_topic=" + topics.input, "state.dir=" + topics.state_dir,
-            "run.threads=%d" % threads]
+            "run.threads=%d" % threads] + DAEMON_SETS
     for key in ("unique", "duplicate", "skipped", "dead_letter"):
         sets.append("output.%s=%s" % (key, topics.output))
     argv = [pagesieve, "run", "--from", "earliest"] + extra

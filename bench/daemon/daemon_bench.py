@@ -55,6 +55,9 @@ def parse_args():
     ap.add_argument("--rate", type=float, default=0, help="latency input rate (pages/s)")
     ap.add_argument("--latency-seconds", type=float, default=30)
     ap.add_argument("--skip-latency", action="store_true")
+    ap.add_argument("--daemon-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a setting for every pagesieve run (repeatable), e.g. "
+                         "changelog.enabled=false")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     ap.add_argument("--keep", action="store_true", help="keep the work directory and topics")
     args = ap.parse_args()
@@ -62,6 +65,7 @@ def parse_args():
         args.dedup_threads = ("1,%d" % args.threads) if args.dedup_only else str(args.threads)
     args.dedup_threads = sorted({int(t) for t in args.dedup_threads.split(",")})
     args.cores = cores
+    bench_runs.DAEMON_SETS.extend(args.daemon_set)
     return args
 
 

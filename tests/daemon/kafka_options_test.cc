@@ -74,6 +74,36 @@ TEST(KafkaOptionsTest, RefusesAnOutputTopicThatIsTheInput) {
   EXPECT_FALSE(Read("", {"kafka.group_id="}).ok());
 }
 
+TEST(KafkaOptionsTest, TheChangelogTopicIsNamedAfterTheGroupUnlessSet) {
+  StatusOr<KafkaOptions> o = Read("", {"kafka.group_id=sieve"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(o->changelog.enabled);
+  EXPECT_EQ(o->changelog.topic, "sieve-state-changelog");
+  EXPECT_EQ(o->changelog.revoked_shard_grace, std::chrono::hours(1));
+  o = Read("", {"changelog.topic=state"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->changelog.topic, "state");
+  for (const char* topic : {"changelog.topic=pages", "changelog.topic=pages-unique"}) {
+    StatusOr<KafkaOptions> bad = Read("", {topic});
+    ASSERT_FALSE(bad.ok()) << topic;
+    EXPECT_THAT(bad.status().message(), HasSubstr("changelog.topic")) << topic;
+  }
+}
+
+TEST(KafkaOptionsTest, InstanceIdMakesTheMainConsumerAStaticMemberButNotTheRestoreConsumer) {
+  StatusOr<KafkaOptions> o = Read("", {"kafka.instance_id=sieve-2"});
+  ASSERT_TRUE(o.ok());
+  auto consumer = ConsumerConf(*o);
+  auto restore = RestoreConsumerConf(*o);
+  ASSERT_TRUE(consumer.ok() && restore.ok());
+  EXPECT_EQ(Get(**consumer, "group.instance.id"), "sieve-2");
+  std::string value;
+  const bool set = (*restore)->get("group.instance.id", value) == RdKafka::Conf::CONF_OK;
+  EXPECT_TRUE(!set || value.empty()) << "the restore consumer must not claim the id: " << value;
+  EXPECT_EQ(Get(**restore, "enable.auto.commit"), "false");
+  EXPECT_NE(Get(**restore, "group.id"), o->group_id);  // never joins the group
+}
+
 TEST(KafkaOptionsTest, OneTopicForAllVerdictsIsValid) {
   StatusOr<KafkaOptions> o =
       Read("", {"output.unique=verdicts", "output.duplicate=verdicts", "output.skipped=verdicts"});

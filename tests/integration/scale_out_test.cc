@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <thread>
 
 #include "daemon_fixture.h"
@@ -104,6 +105,38 @@ TEST_F(DaemonTest, AFreshDiskAfterEveryRunStillGetsTheSameVerdicts) {
   ExpectPublishedEquals(published, ExpectVerdicts(one));
   for (const auto& [id, copies] : published.verdicts) EXPECT_EQ(copies.size(), 1u) << id;
   EXPECT_THAT(second.Log(), HasSubstr("restored shard"));
+}
+
+int ShardDirectories(const std::string& state_dir) {
+  int n = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(state_dir, ec)) {
+    n += entry.is_directory() && std::filesystem::exists(entry.path() / "CURRENT");
+  }
+  return n;
+}
+
+TEST_F(DaemonTest, ARevokedShardIsDeletedOnceItsGracePeriodIsOver) {
+  std::vector<TestMessage> stream = LabelledStream({.seed = 29});
+  const std::string group = "group-" + input_;
+  const std::string a_config = WriteConfig("a", group, dir_.File("state-a"),
+                                           "[changelog]\nrevoked_shard_grace = \"0s\"\n");
+  const std::string b_config = WriteConfig("b", group, dir_.File("state-b"));
+  ASSERT_TRUE(Produce(input_, stream).ok());
+  DaemonProcess a(a_config, dir_.File("a.log")), b(b_config, dir_.File("b.log"));
+  a.Start();
+  ReadPublished(stream.size());
+  EXPECT_EQ(ShardDirectories(dir_.File("state-a")), kPartitions);
+  // A second member takes some partitions: the first deletes their shards
+  // (the changelog has them) and keeps its own.
+  b.Start();
+  ASSERT_TRUE(b.WaitForLog("assigned", seconds(60))) << b.Log();
+  ASSERT_TRUE(a.WaitForLog("deleted shard", seconds(30))) << a.Log();
+  const int kept = ShardDirectories(dir_.File("state-a"));
+  EXPECT_GT(kept, 0);
+  EXPECT_LT(kept, kPartitions);
+  EXPECT_EQ(a.Terminate(), 0) << a.Log();
+  EXPECT_EQ(b.Terminate(), 0) << b.Log();
 }
 
 }  // namespace
