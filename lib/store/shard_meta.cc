@@ -6,9 +6,9 @@ namespace pagesieve::store {
 namespace {
 
 constexpr std::string_view kIdentityKey = "identity";
-constexpr std::string_view kWatermarkKey = "watermark";
-constexpr std::string_view kOffsetKey = "next_offset";
-constexpr std::string_view kChangelogNextKey = "changelog_next";
+constexpr std::string_view kWatermarkKey = kProgressKeys[0];
+constexpr std::string_view kOffsetKey = kProgressKeys[1];
+constexpr std::string_view kChangelogNextKey = kProgressKeys[2];
 
 std::string EncodeIdentity(const ShardIdentity& id) {
   std::string out;

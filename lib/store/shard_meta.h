@@ -45,6 +45,10 @@ StatusOr<ShardProgress> LoadProgress(ShardDb* db);
 // Adds the progress to the overlay, to be committed with the batch.
 void StageProgress(ShardDb* db, EventTime watermark, Offset next_offset);
 void StageChangelogNext(ShardDb* db, Offset changelog_next);
+// The metadata keys of the progress above (watermark, next offset,
+// changelog position): what a shard emptied for a restore must forget.
+inline constexpr std::string_view kProgressKeys[] = {"watermark", "next_offset",
+                                                     "changelog_next"};
 
 // The metadata key of the URL Bloom filter's header (url_bloom.h), which the
 // changelog carries too in url.mode = bloom.

@@ -2,6 +2,9 @@
 
 #include <rocksdb/write_batch.h>
 
+#include <iterator>
+#include <vector>
+
 #include "store/rocks_options.h"
 #include "store/shard_db.h"
 #include "store/shard_meta.h"
@@ -62,7 +65,9 @@ Status ShardRestore::Reset() {
                                  "shard " + db_->dir() + ": reset"));
   }
   // Everything of the metadata but the identity.
-  for (std::string_view key : {"watermark", "next_offset", "changelog_next", "bloom_header"}) {
+  std::vector<std::string_view> keys(std::begin(kProgressKeys), std::end(kProgressKeys));
+  keys.push_back(kBloomHeaderKey);
+  for (std::string_view key : keys) {
     PS_RETURN_IF_ERROR(
         FromRocks(batch.Delete(db_->handle(kMetaCf), ToSlice(key)), "shard " + db_->dir()));
   }

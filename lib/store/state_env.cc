@@ -32,8 +32,8 @@ StateEnv::~StateEnv() = default;
 
 const StateEnvOptions& StateEnv::options() const { return resources_->options; }
 
-StatusOr<std::unique_ptr<Shard>> StateEnv::OpenShard(std::string_view topic, PartitionId partition,
-                                                     const ShardOptions& options) {
+StatusOr<std::string> StateEnv::CreateShardPath(std::string_view topic,
+                                                PartitionId partition) const {
   PS_ASSIGN_OR_RETURN(std::string name, ShardDirName(topic, partition));
   std::error_code ec;
   std::filesystem::create_directories(resources_->options.dir, ec);
@@ -41,7 +41,13 @@ StatusOr<std::unique_ptr<Shard>> StateEnv::OpenShard(std::string_view topic, Par
     return Status::IoError("cannot create state directory " + resources_->options.dir + ": " +
                            ec.message());
   }
-  return OpenShardAt(resources_->options.dir + "/" + name, options);
+  return resources_->options.dir + "/" + name;
+}
+
+StatusOr<std::unique_ptr<Shard>> StateEnv::OpenShard(std::string_view topic, PartitionId partition,
+                                                     const ShardOptions& options) {
+  PS_ASSIGN_OR_RETURN(std::string path, CreateShardPath(topic, partition));
+  return OpenShardAt(path, options);
 }
 
 StatusOr<std::unique_ptr<Shard>> StateEnv::OpenShardAt(const std::string& dir,
@@ -52,14 +58,8 @@ StatusOr<std::unique_ptr<Shard>> StateEnv::OpenShardAt(const std::string& dir,
 StatusOr<std::unique_ptr<ShardRestore>> StateEnv::OpenRestore(std::string_view topic,
                                                               PartitionId partition,
                                                               const ShardOptions& options) {
-  PS_ASSIGN_OR_RETURN(std::string name, ShardDirName(topic, partition));
-  std::error_code ec;
-  std::filesystem::create_directories(resources_->options.dir, ec);
-  if (ec) {
-    return Status::IoError("cannot create state directory " + resources_->options.dir + ": " +
-                           ec.message());
-  }
-  return ShardRestore::Open(resources_, resources_->options.dir + "/" + name, options);
+  PS_ASSIGN_OR_RETURN(std::string path, CreateShardPath(topic, partition));
+  return ShardRestore::Open(resources_, path, options);
 }
 
 Status StateEnv::RemoveShard(std::string_view topic, PartitionId partition) {
@@ -68,13 +68,6 @@ Status StateEnv::RemoveShard(std::string_view topic, PartitionId partition) {
   std::filesystem::remove_all(resources_->options.dir + "/" + name, ec);
   if (ec) return Status::IoError("cannot remove shard " + name + ": " + ec.message());
   return Status::Ok();
-}
-
-bool StateEnv::HasShard(std::string_view topic, PartitionId partition) const {
-  StatusOr<std::string> name = ShardDirName(topic, partition);
-  if (!name.ok()) return false;
-  std::error_code ec;
-  return std::filesystem::exists(resources_->options.dir + "/" + *name + "/CURRENT", ec);
 }
 
 StatusOr<std::string> ShardDirName(std::string_view topic, PartitionId partition) {

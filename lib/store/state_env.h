@@ -43,8 +43,6 @@ class StateEnv {
   // Deletes the shard of a partition from disk; nothing when it has none.
   // The shard must not be open.
   Status RemoveShard(std::string_view topic, PartitionId partition);
-  // Whether the partition has a shard on disk.
-  bool HasShard(std::string_view topic, PartitionId partition) const;
 
   const StateEnvOptions& options() const;
 
@@ -52,6 +50,8 @@ class StateEnv {
 
  private:
   explicit StateEnv(std::shared_ptr<Resources> resources);
+  // <dir>/<topic>-<partition>, with <dir> created when missing.
+  StatusOr<std::string> CreateShardPath(std::string_view topic, PartitionId partition) const;
   std::shared_ptr<Resources> resources_;
 };
 
