@@ -52,12 +52,14 @@ TEST_F(DaemonTest, SigkillAtRandomMomentsLosesNothingAndChangesNoVerdict) {
   const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"),
                                          "batch_records = 8\nthreads = 1\n");
   // Each crash lands at a random point of progress: when the run has
-  // published a random number of messages more than it found. Messages
-  // include verdicts published again after the previous crash, so each step
-  // is at most an eighth of the stream: four crashes leave at least half of
-  // it to be done, and every target is reachable.
+  // published a random number of messages more than it found, at most an
+  // eighth of the stream. Messages include verdicts published again after
+  // the previous crash, and a run publishes more between reaching its target
+  // and the kill, so a run can finish the stream before a later target: that
+  // crash does not happen (there is nothing left to cut). At least two must.
   std::mt19937 rng(20261120);
   const int64_t total = static_cast<int64_t>(stream.size());
+  int landed = 0;
   for (int crash = 0; crash < 4; ++crash) {
     DaemonProcess daemon(config, dir_.File("daemon-" + std::to_string(crash) + ".log"));
     const int64_t before = PublishedCount();
@@ -67,10 +69,12 @@ TEST_F(DaemonTest, SigkillAtRandomMomentsLosesNothingAndChangesNoVerdict) {
     while (PublishedCount() < target && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(milliseconds(10));
     }
+    const bool reached = PublishedCount() >= target;
     daemon.Kill();
-    ASSERT_GE(PublishedCount(), target) << "crash " << crash << " came too late:\n"
-                                        << daemon.Log();
+    if (!reached) break;
+    ++landed;
   }
+  ASSERT_GE(landed, 2) << "too few crashes landed in the middle of the run";
   DaemonProcess last(config, dir_.File("daemon.log"));
   last.Start();
   Published published = ReadPublished(stream.size());
