@@ -145,22 +145,16 @@ StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
         }
         job.next = Offset(m->offset() + 1);
         if (job.next >= job.end) {
-          PS_RETURN_IF_ERROR(Finish(p, job));
-          jobs_.erase(it);
-          done.push_back(p);
-          PS_RETURN_IF_ERROR(Reassign());
+          PS_RETURN_IF_ERROR(Finish(p, &done));
         } else {
-          LogProgress(p, job, false);
+          LogProgress(p, job);
         }
         break;
       }
       case RdKafka::ERR__PARTITION_EOF:
         // Compaction can leave the last offsets before `end` empty.
         if (it != jobs_.end() && m->offset() >= it->second.end.value()) {
-          PS_RETURN_IF_ERROR(Finish(p, it->second));
-          jobs_.erase(it);
-          done.push_back(p);
-          PS_RETURN_IF_ERROR(Reassign());
+          PS_RETURN_IF_ERROR(Finish(p, &done));
         }
         break;
       case RdKafka::ERR__TIMED_OUT:
@@ -172,20 +166,16 @@ StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
     }
   }
   // Jobs with nothing to read finish without a message.
-  for (auto it = jobs_.begin(); it != jobs_.end();) {
-    if (it->second.next < it->second.end) {
-      ++it;
-      continue;
-    }
-    PS_RETURN_IF_ERROR(Finish(it->first, it->second));
-    done.push_back(it->first);
-    it = jobs_.erase(it);
-    PS_RETURN_IF_ERROR(Reassign());
+  std::vector<PartitionId> empty;
+  for (const auto& [p, job] : jobs_) {
+    if (job.next >= job.end) empty.push_back(p);
   }
+  for (PartitionId p : empty) PS_RETURN_IF_ERROR(Finish(p, &done));
   return done;
 }
 
-Status ChangelogRestorer::Finish(PartitionId p, Job& job) {
+Status ChangelogRestorer::Finish(PartitionId p, std::vector<PartitionId>* done) {
+  Job& job = jobs_.at(p);
   PS_RETURN_IF_ERROR(job.restore->Finish(job.end).WithContext("restoring " +
                                                               Name(kafka_.input_topic, p)));
   const auto now = clock_.SteadyNow();
@@ -199,17 +189,18 @@ Status ChangelogRestorer::Finish(PartitionId p, Job& job) {
                    ? std::to_string(job.restore->checkpointed_offset()->value())
                    : std::string("of the group's commit"));
   metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(1);
-  job.restore.reset();  // releases the shard for the partition's pipeline
-  return Status::Ok();
+  jobs_.erase(p);  // closes the shard for the partition's pipeline to open
+  done->push_back(p);
+  return Reassign();
 }
 
-void ChangelogRestorer::LogProgress(PartitionId p, Job& job, bool force) {
+void ChangelogRestorer::LogProgress(PartitionId p, Job& job) {
   const auto now = clock_.SteadyNow();
   const int64_t total = job.end.value() - job.start.value();
   const int64_t read = job.next.value() - job.start.value();
   const double ratio = total > 0 ? static_cast<double>(read) / total : 1.0;
   metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(ratio);
-  if (!force && now - job.last_log < kProgressInterval) return;
+  if (now - job.last_log < kProgressInterval) return;
   job.last_log = now;
   const double secs = Seconds(job.started_at, now);
   const double rate = secs > 0 ? read / secs : 0;

@@ -65,8 +65,10 @@ class ChangelogRestorer {
   StatusOr<std::pair<int64_t, int64_t>> Watermarks(PartitionId partition);
   // Points the restore consumer at every job's next offset.
   Status Reassign();
-  Status Finish(PartitionId partition, Job& job);
-  void LogProgress(PartitionId partition, Job& job, bool force);
+  // Makes the partition's restore durable, drops its job and adds it to
+  // `done`.
+  Status Finish(PartitionId partition, std::vector<PartitionId>* done);
+  void LogProgress(PartitionId partition, Job& job);
 
   const kafka::KafkaOptions& kafka_;
   store::StateEnv& state_;

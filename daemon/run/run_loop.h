@@ -102,7 +102,9 @@ class RunLoop {
   // (run_loop_shards.cc).
   Status NoteUnownedShards();
   void RemoveExpiredShards();
-  Status CreateChangelogTopic(int32_t existing_partitions);
+  // Creates the changelog topic when it has no partitions (missing); refuses
+  // one whose partition count is not the input's.
+  Status EnsureChangelogTopic(int32_t existing_partitions);
   StatusOr<std::pair<int64_t, int64_t>> Watermarks(PartitionId partition);
   Status CheckBrokerAndTopics();
   Status ComputeBackfillEnds();

@@ -15,7 +15,7 @@ constexpr Duration kSweepInterval = std::chrono::seconds(10);
 
 }  // namespace
 
-Status RunLoop::CreateChangelogTopic(int32_t existing_partitions) {
+Status RunLoop::EnsureChangelogTopic(int32_t existing_partitions) {
   const std::string& topic = kafka_.changelog.topic;
   if (existing_partitions == input_partitions_) return Status::Ok();
   if (existing_partitions != 0) {

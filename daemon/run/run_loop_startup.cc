@@ -191,7 +191,7 @@ Status RunLoop::CheckBrokerAndTopics() {
   }
   if (kafka_.changelog.enabled) {
     const RdKafka::TopicMetadata* changelog = find(kafka_.changelog.topic);
-    PS_RETURN_IF_ERROR(CreateChangelogTopic(
+    PS_RETURN_IF_ERROR(EnsureChangelogTopic(
         changelog ? static_cast<int32_t>(changelog->partitions()->size()) : 0));
   }
   return Status::Ok();
