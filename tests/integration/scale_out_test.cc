@@ -107,6 +107,16 @@ TEST_F(DaemonTest, AFreshDiskAfterEveryRunStillGetsTheSameVerdicts) {
   EXPECT_THAT(second.Log(), HasSubstr("restored shard"));
 }
 
+TEST_F(DaemonTest, AChangelogTopicWithTheWrongPartitionCountStopsStartUp) {
+  const std::string group = "group-" + input_;
+  ASSERT_TRUE(CreateTopic(group + "-state-changelog", kPartitions - 1).ok());
+  const std::string config = WriteConfig("run", group, dir_.File("state"));
+  ProcessResult r = RunPagesieve({"run", "--config", config});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("changelog topic '" + group + "-state-changelog' has 3 partitions"));
+  EXPECT_THAT(r.err, HasSubstr("(changelog.topic)"));
+}
+
 int ShardDirectories(const std::string& state_dir) {
   int n = 0;
   std::error_code ec;
