@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 #include "cli/command.h"
 #include "cli/logging.h"
@@ -64,6 +65,86 @@ StatusOr<RunSetup> Setup(const RunFlags& flags) {
   return s;
 }
 
+// The input is partitioned by scope: one loop decides it.
+StatusOr<run::RunSummary> RunOneStage(const RunSetup& setup, run::RunMetrics& metrics) {
+  run::RunLoop loop(setup.kafka, setup.sieve, setup.state, setup.run, Clock::System(), g_stop,
+                    &metrics);
+  return loop.Run();
+}
+
+// input.partitioned_by is not "scope" (docs/rekey.md): the re-keying stage
+// republishes the input to the repartition topic, keyed by scope, and the
+// deciding stage reads that; each is a run loop with its own consumer group
+// and thread. This thread supervises: a signal stops both, a failure of
+// either stops the other, and with --until the deciding stage stops once
+// it has read everything the re-keying stage published.
+StatusOr<run::RunSummary> RunTwoStages(const RunSetup& setup, run::RunMetrics& metrics) {
+  kafka::KafkaOptions rekey_kafka = setup.kafka;
+  rekey_kafka.group_id = setup.kafka.rekey.group_id;
+  rekey_kafka.changelog.enabled = false;
+  run::RunOptions rekey_run = setup.run;
+  rekey_run.stage = run::Stage::kRekey;
+
+  std::atomic<bool> upstream_done{false};
+  kafka::KafkaOptions decide_kafka = setup.kafka;
+  decide_kafka.input_topic = setup.kafka.rekey.topic;
+  run::RunOptions decide_run = setup.run;
+  decide_run.stage = run::Stage::kDecideRekeyed;
+  decide_run.from = {};  // --from positions the input, not the repartition topic
+  if (decide_run.until.kind != run::EndPosition::Kind::kForever) {
+    decide_run.until.kind = run::EndPosition::Kind::kEnd;
+  }
+  decide_run.upstream_done = &upstream_done;
+
+  std::atomic<bool> stop_rekey{false}, stop_decide{false};
+  // The re-keying stage reports into a registry of its own: /metrics shows
+  // the deciding stage, whose readiness is the daemon's.
+  run::RunLoop rekey(std::move(rekey_kafka), setup.sieve, setup.state, rekey_run, Clock::System(),
+                     stop_rekey);
+  run::RunLoop decide(std::move(decide_kafka), setup.sieve, setup.state, decide_run,
+                      Clock::System(), stop_decide, &metrics);
+  // In this order: the re-keying stage creates the repartition topic.
+  PS_RETURN_IF_ERROR(rekey.Start().WithContext("re-keying stage"));
+  PS_RETURN_IF_ERROR(decide.Start());
+
+  StatusOr<run::RunSummary> rekey_result = Status::Aborted("not run");
+  StatusOr<run::RunSummary> decide_result = Status::Aborted("not run");
+  std::atomic<bool> rekey_finished{false}, decide_finished{false};
+  std::thread rekey_thread([&] {
+    rekey_result = rekey.Run();
+    rekey_finished.store(true);
+  });
+  std::thread decide_thread([&] {
+    decide_result = decide.Run();
+    decide_finished.store(true);
+  });
+  bool rekey_seen = false;
+  while (!decide_finished.load() || !rekey_finished.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (g_stop.load()) {
+      stop_rekey.store(true);
+      stop_decide.store(true);
+    }
+    if (rekey_finished.load() && !rekey_seen) {
+      rekey_seen = true;
+      if (rekey_result.ok() && rekey_result->backfill_complete) {
+        upstream_done.store(true);
+      } else {
+        stop_decide.store(true);  // failed, or stopped by a signal
+      }
+    }
+    if (decide_finished.load()) stop_rekey.store(true);
+  }
+  rekey_thread.join();
+  decide_thread.join();
+  if (!rekey_result.ok()) return rekey_result.status().WithContext("re-keying stage");
+  if (rekey_result->counts.dead_letters > 0 && decide_result.ok()) {
+    decide_result->counts.dead_letters += rekey_result->counts.dead_letters;
+    decide_result->counts.records += rekey_result->counts.dead_letters;
+  }
+  return decide_result;
+}
+
 int Run(const RunFlags& flags) {
   StatusOr<RunSetup> setup = Setup(flags);
   if (!setup.ok()) {
@@ -87,9 +168,8 @@ int Run(const RunFlags& flags) {
     bound.port = server.port();
     spdlog::info("serving /metrics, /healthz and /readyz on http://{}", bound.ToString());
   }
-  run::RunLoop loop(std::move(setup->kafka), std::move(setup->sieve), std::move(setup->state),
-                    setup->run, Clock::System(), g_stop, &metrics);
-  StatusOr<run::RunSummary> summary = loop.Run();
+  StatusOr<run::RunSummary> summary =
+      setup->kafka.rekey.enabled ? RunTwoStages(*setup, metrics) : RunOneStage(*setup, metrics);
   if (!summary.ok()) {
     cli::PrintError(summary.status());
     return cli::kExitFailure;

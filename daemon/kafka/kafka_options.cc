@@ -99,6 +99,22 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
   if (o.changelog.topic.empty()) o.changelog.topic = o.group_id + "-state-changelog";
   PS_ASSIGN_OR_RETURN(o.changelog.revoked_shard_grace,
                       config.GetDuration("changelog.revoked_shard_grace"));
+  PS_ASSIGN_OR_RETURN(std::string partitioned_by, config.GetString("input.partitioned_by"));
+  if (partitioned_by.empty()) {
+    return Status::InvalidArgument(
+        "input.partitioned_by must not be empty: \"scope\" when the input is partitioned by "
+        "scope, else what it is partitioned by (\"url\", \"none\")");
+  }
+  o.rekey.enabled = partitioned_by != "scope";
+  PS_ASSIGN_OR_RETURN(o.rekey.topic, config.GetString("input.repartition_topic"));
+  if (o.rekey.topic.empty()) o.rekey.topic = o.group_id + "-repartition";
+  PS_ASSIGN_OR_RETURN(int64_t partitions, config.GetInt("input.repartition_partitions"));
+  if (partitions < 0 || partitions > 100000) {
+    return Status::InvalidArgument("input.repartition_partitions must be between 0 and 100000");
+  }
+  o.rekey.partitions = static_cast<int32_t>(partitions);
+  PS_ASSIGN_OR_RETURN(o.rekey.retention, config.GetDuration("input.repartition_retention"));
+  o.rekey.group_id = o.group_id + "-rekey";
 
   const std::pair<const char*, const std::string*> required[] = {
       {"kafka.bootstrap_servers", &o.bootstrap_servers}, {"kafka.group_id", &o.group_id},
@@ -119,6 +135,17 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
   }
   if (o.changelog.enabled && o.changelog.topic == o.input_topic) {
     return Status::InvalidArgument("changelog.topic '" + o.input_topic + "' is the input topic");
+  }
+  if (o.rekey.enabled) {
+    std::vector<std::string> others = o.output.All();
+    others.push_back(o.input_topic);
+    if (o.changelog.enabled) others.push_back(o.changelog.topic);
+    for (const std::string& topic : others) {
+      if (topic == o.rekey.topic) {
+        return Status::InvalidArgument("input.repartition_topic '" + topic +
+                                       "' is also the input, an output or the changelog topic");
+      }
+    }
   }
   PS_RETURN_IF_ERROR(CheckNotOverridden(o.common, FixedConsumerProperties(), "kafka.common"));
   PS_RETURN_IF_ERROR(CheckNotOverridden(o.common, FixedProducerProperties(), "kafka.common"));

@@ -36,7 +36,20 @@ struct ChangelogOptions {
   Duration revoked_shard_grace = std::chrono::hours(1);
 };
 
-// How pagesieve talks to Kafka ([kafka], [kafka.*], [output], [changelog]).
+// Re-keying by scope ([input], docs/rekey.md): when the input topic is not
+// partitioned by scope, a stateless stage republishes each prepared event to
+// `topic`, keyed by scope, and the stateful stage consumes that.
+struct RekeyOptions {
+  bool enabled = false;    // input.partitioned_by is not "scope"
+  std::string topic;       // "<group_id>-repartition" when the configuration leaves it empty
+  int32_t partitions = 0;  // when created; 0: the input topic's count
+  Duration retention = std::chrono::hours(24 * 7);
+  // The re-keying stage's own consumer group: "<group_id>-rekey".
+  std::string group_id;
+};
+
+// How pagesieve talks to Kafka ([kafka], [kafka.*], [output], [changelog],
+// [input]).
 struct KafkaOptions {
   std::string bootstrap_servers;
   std::string group_id;
@@ -48,6 +61,7 @@ struct KafkaOptions {
   std::map<std::string, std::string> producer;  // [kafka.producer]
   OutputTopics output;
   ChangelogOptions changelog;
+  RekeyOptions rekey;
 };
 
 // Reads the options and refuses pass-through properties that would break the

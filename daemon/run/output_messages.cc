@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include "engine/repartition_record.h"
+
 namespace pagesieve::run {
 namespace {
 
@@ -41,19 +43,47 @@ std::optional<std::pair<std::string, std::string>> RawBody(const std::string& ev
 
 OutputMessage VerdictMessage(const engine::Verdict& verdict, const ConsumedRecord& input,
                              const kafka::OutputTopics& topics, const std::string& body_field,
-                             const std::string& body_base64_field) {
+                             const std::string& body_base64_field,
+                             const std::optional<engine::ForwardedFields>& forwarded) {
   OutputMessage m;
   m.topic = TopicFor(verdict.kind, topics);
-  m.key = input.key;
+  m.key = forwarded ? forwarded->key : input.key;
   m.value = engine::EncodeVerdictJson(verdict);
   if (topics.include_body && verdict.kind == engine::VerdictKind::kUnique) {
-    if (auto body = RawBody(input.value, body_field, body_base64_field)) {
+    std::optional<std::pair<std::string, std::string>> body;
+    if (!forwarded) {
+      body = RawBody(input.value, body_field, body_base64_field);
+    } else if (forwarded->body_field) {
+      body.emplace(*forwarded->body_field, forwarded->body_json);
+    }
+    if (body) {
       m.value.pop_back();  // the closing brace
       m.value += ",\"" + body->first + "\":" + body->second + "}";
     }
   }
   m.headers.emplace_back(kVerdictHeader, std::string(engine::VerdictKindName(verdict.kind)));
   if (verdict.tier) m.headers.emplace_back(kTierHeader, std::string(engine::TierName(*verdict.tier)));
+  return m;
+}
+
+OutputMessage RepartitionMessage(engine::PreparedRecord record, const ConsumedRecord& input,
+                                 const std::string& topic, bool include_body,
+                                 const std::string& body_field,
+                                 const std::string& body_base64_field) {
+  engine::ForwardedFields& forwarded = record.forwarded.emplace();
+  forwarded.key = input.key;
+  // Only a unique verdict carries the body, and whether it will be unique is
+  // the next stage's call: every accepted page carries it then.
+  if (include_body && !record.skipped) {
+    if (auto body = RawBody(input.value, body_field, body_base64_field)) {
+      forwarded.body_field = std::move(body->first);
+      forwarded.body_json = std::move(body->second);
+    }
+  }
+  OutputMessage m;
+  m.topic = topic;
+  m.key = record.verdict.scope;
+  m.value = engine::EncodeRepartitionRecord(record);
   return m;
 }
 

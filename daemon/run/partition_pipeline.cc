@@ -15,7 +15,7 @@ PartitionPipeline::PartitionPipeline(std::string topic, PartitionId partition,
       options_(options),
       sieve_(sieve),
       clock_(clock),
-      checkpointed_(shard_->checkpointed_offset()),
+      checkpointed_(shard_ ? shard_->checkpointed_offset() : std::nullopt),
       last_checkpoint_(clock.SteadyNow()) {
   // Without a known start, the first record consumed sets it (Add).
   next_expected_ = resume_from.value_or(Offset(-1));
@@ -87,14 +87,20 @@ Status PartitionPipeline::DecideBatch(Batch& batch, engine::VerdictCounts* count
     if (!prepared.ok()) {
       counts->AddDeadLetter();
       message = DeadLetterMessage(input, prepared.status(), options_.topics);
+    } else if (!options_.repartition_topic.empty()) {
+      counts->AddRekeyed();
+      message = RepartitionMessage(std::move(prepared).value(), input, options_.repartition_topic,
+                                   options_.topics.include_body, options_.body_field,
+                                   options_.body_base64_field);
     } else {
+      std::optional<engine::ForwardedFields> forwarded = std::move(prepared->forwarded);
       StatusOr<engine::Verdict> verdict = sieve_.Decide(std::move(prepared).value(), *shard_);
       if (!verdict.ok()) {
         return verdict.status().WithContext(topic_ + "-" + std::to_string(partition_.value()));
       }
       counts->Add(*verdict);
       message = VerdictMessage(*verdict, input, options_.topics, options_.body_field,
-                               options_.body_base64_field);
+                               options_.body_base64_field, forwarded);
     }
     unsent_.push_back(std::move(message));
     if (options_.processing_latency != nullptr) {
@@ -165,7 +171,8 @@ StatusOr<std::optional<Offset>> PartitionPipeline::MaybeCheckpoint(OutputSink& s
     shard_->SetChangelogNext(Offset(changelog_counter_->highest_offset + 1));
     shipping_.reset();
   }
-  PS_RETURN_IF_ERROR(shard_->Checkpoint(next));
+  // The re-keying stage keeps no state: its checkpoint is the commit alone.
+  if (shard_) PS_RETURN_IF_ERROR(shard_->Checkpoint(next));
   checkpointed_ = next;
   last_checkpoint_ = clock_.SteadyNow();
   return std::optional<Offset>(next);

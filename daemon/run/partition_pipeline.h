@@ -27,6 +27,10 @@ struct PipelineOptions {
   // The compacted topic each checkpoint's state changes go to before the
   // checkpoint is made locally (docs/changelog.md); empty: none.
   std::string changelog_topic;
+  // The re-keying stage (docs/rekey.md): prepared records are republished to
+  // this topic, keyed by scope, instead of decided; the pipeline has no
+  // shard, and a checkpoint is only the offset to commit. Empty: decide.
+  std::string repartition_topic;
   std::string body_field = "body";
   std::string body_base64_field = "body_base64";
   // Observes each record's time from consumed to decided, when set.
@@ -49,6 +53,10 @@ struct PipelineOptions {
 // therefore never run ahead of acknowledged output, nor of the changelog;
 // after a crash the records after the checkpoint are decided again against
 // the same state and get the same verdicts.
+//
+// In the re-keying stage (options.repartition_topic) the same protocol holds
+// without a shard: a record's "verdict" is its repartition record, and the
+// offset is committed once everything before it is acknowledged.
 //
 // Not thread-safe: owned by the run loop's thread.
 class PartitionPipeline {
@@ -99,8 +107,9 @@ class PartitionPipeline {
   Offset next_offset() const { return next_offset_; }
   std::optional<Offset> checkpointed_offset() const { return checkpointed_; }
   const DeliveryCounter& deliveries() const { return *counter_; }
-  // For operator figures (Shard::Stats), on the owning thread.
-  const store::Shard& shard() const { return *shard_; }
+  // For operator figures (Shard::Stats), on the owning thread; null in the
+  // re-keying stage.
+  const store::Shard* shard() const { return shard_.get(); }
 
  private:
   struct Batch {

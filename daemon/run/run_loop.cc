@@ -32,7 +32,10 @@ RunLoop::RunLoop(kafka::KafkaOptions kafka, engine::SieveOptions sieve,
   pipeline_options_.batch_linger = run_.batch_linger;
   pipeline_options_.checkpoint_interval = run_.checkpoint_interval;
   pipeline_options_.topics = kafka_.output;
-  if (kafka_.changelog.enabled) pipeline_options_.changelog_topic = kafka_.changelog.topic;
+  if (kafka_.changelog.enabled && stateful()) {
+    pipeline_options_.changelog_topic = kafka_.changelog.topic;
+  }
+  if (run_.stage == Stage::kRekey) pipeline_options_.repartition_topic = kafka_.rekey.topic;
   pipeline_options_.changelog_records = &metrics_->changelog_records;
   pipeline_options_.body_field = sieve_options_.fields.body;
   pipeline_options_.body_base64_field = sieve_options_.fields.body_base64;
@@ -48,7 +51,7 @@ RunLoop::~RunLoop() {
 }
 
 StatusOr<RunSummary> RunLoop::Run() {
-  PS_RETURN_IF_ERROR(Start());
+  if (!started_) PS_RETURN_IF_ERROR(Start());
   started_at_ = last_progress_ = clock_.SteadyNow();
   RunSummary summary;
   for (;;) {
@@ -59,7 +62,7 @@ StatusOr<RunSummary> RunLoop::Run() {
       abandon_on_revoke_ = true;
       return s;
     }
-    if (run_.until.kind != EndPosition::Kind::kForever &&
+    if (run_.until.kind != EndPosition::Kind::kForever && backfill_ends_known_ &&
         backfill_done_.size() == backfill_end_.size()) {
       summary.backfill_complete = true;
       break;
@@ -234,6 +237,12 @@ void RunLoop::ApplyBackpressure() {
 }
 
 Status RunLoop::CheckBackfillProgress() {
+  if (run_.until.kind != EndPosition::Kind::kForever && !backfill_ends_known_ &&
+      run_.upstream_done != nullptr && run_.upstream_done->load()) {
+    // Everything the re-keying stage will publish is acknowledged: this
+    // stage's ends are the repartition topic's ends now.
+    PS_RETURN_IF_ERROR(ComputeBackfillEnds());
+  }
   for (auto it = assigned_.begin(); it != assigned_.end();) {
     auto end = backfill_end_.find(it->first);
     PartitionPipeline& pipeline = *it->second.pipeline;

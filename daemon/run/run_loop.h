@@ -52,6 +52,12 @@ class RunLoop {
           RunMetrics* metrics = nullptr);
   ~RunLoop();
 
+  // Connects, checks the topics (creating the changelog and repartition
+  // topics as needed) and subscribes; Run() does it when not done yet. The
+  // re-keying stage starts first, so the repartition topic exists when the
+  // stage reading it starts.
+  Status Start();
+
   // Runs until a stop is requested (SIGTERM), a backfill is complete, or
   // something fatal happens; the status then says what, in one line.
   StatusOr<RunSummary> Run();
@@ -69,7 +75,6 @@ class RunLoop {
     bool finished = false;  // backfill reached its end
   };
 
-  Status Start();
   Status Step(bool stopping);
   void Consume(std::chrono::milliseconds wait);
   void SubmitBatches(bool flush);
@@ -105,6 +110,9 @@ class RunLoop {
   // Creates the changelog topic when it has no partitions (missing); refuses
   // one whose partition count is not the input's.
   Status EnsureChangelogTopic(int32_t existing_partitions);
+  // The re-keying stage's output topic, created when it has no partitions.
+  Status EnsureRepartitionTopic(int32_t existing_partitions);
+  bool stateful() const { return run_.stage != Stage::kRekey; }
   StatusOr<std::pair<int64_t, int64_t>> Watermarks(PartitionId partition);
   Status CheckBrokerAndTopics();
   Status ComputeBackfillEnds();
@@ -141,6 +149,8 @@ class RunLoop {
   std::set<PartitionId> started_once_;               // --from applies once per partition
   std::map<PartitionId, Offset> backfill_end_;       // --until: first offset not to process
   std::set<PartitionId> backfill_done_;              // partitions that reached their end
+  bool backfill_ends_known_ = false;  // kDecideRekeyed learns them when upstream is done
+  bool started_ = false;
   Status fatal_;                                     // set by callbacks; ends the run
   bool abandon_on_revoke_ = false;  // a fatal error: revoked partitions are not drained
   int32_t input_partitions_ = 0;

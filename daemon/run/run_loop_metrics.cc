@@ -44,7 +44,8 @@ void RunLoop::SamplePartition(PartitionId partition, const Assigned& a, EventTim
     metrics_->consumer_lag.WithLabels({p}).Set(
         static_cast<double>(std::max<int64_t>(0, high - next)));
   }
-  const store::ShardStats stats = a.pipeline->shard().Stats();
+  if (a.pipeline->shard() == nullptr) return;  // the re-keying stage keeps no state
+  const store::ShardStats stats = a.pipeline->shard()->Stats();
   // Before its first event a shard has no watermark: no lag to speak of.
   if (ToMillis(stats.watermark) > 0) {
     metrics_->event_time_lag.WithLabels({p}).Set(

@@ -57,13 +57,17 @@ StatusOr<Offset> RunLoop::StartOffset(PartitionId p, const std::optional<Offset>
 }
 
 StatusOr<RdKafka::TopicPartition*> RunLoop::OpenPartition(PartitionId p) {
-  PS_ASSIGN_OR_RETURN(std::unique_ptr<store::Shard> shard,
-                      state_->OpenShard(kafka_.input_topic, p, sieve_options_.shard));
-  const std::optional<Offset> checkpointed = shard->checkpointed_offset();
+  std::unique_ptr<store::Shard> timed;  // none in the re-keying stage
+  std::optional<Offset> checkpointed;
+  if (stateful()) {
+    PS_ASSIGN_OR_RETURN(std::unique_ptr<store::Shard> shard,
+                        state_->OpenShard(kafka_.input_topic, p, sieve_options_.shard));
+    checkpointed = shard->checkpointed_offset();
+    timed = std::make_unique<TimedShard>(
+        std::move(shard), clock_,
+        TimedShard::Timers{&metrics_->url_lookup, &metrics_->exact_lookup, &metrics_->near_lookup});
+  }
   PS_ASSIGN_OR_RETURN(Offset start, StartOffset(p, checkpointed));
-  auto timed = std::make_unique<TimedShard>(
-      std::move(shard), clock_,
-      TimedShard::Timers{&metrics_->url_lookup, &metrics_->exact_lookup, &metrics_->near_lookup});
   assigned_[p] = Assigned{next_pipeline_id_++,
                           std::make_unique<PartitionPipeline>(kafka_.input_topic, p,
                                                               std::move(timed), start,

@@ -34,6 +34,19 @@ Status RunLoop::EnsureChangelogTopic(int32_t existing_partitions) {
       .WithContext("changelog.topic");
 }
 
+Status RunLoop::EnsureRepartitionTopic(int32_t existing_partitions) {
+  if (existing_partitions > 0) return Status::Ok();  // any count: keys spread over what there is
+  const int32_t partitions = kafka_.rekey.partitions > 0 ? kafka_.rekey.partitions : input_partitions_;
+  spdlog::info("creating repartition topic {} ({} partitions, retention {})", kafka_.rekey.topic,
+               partitions, FormatDuration(kafka_.rekey.retention));
+  const kafka::TopicAdmin admin(kafka_.bootstrap_servers, kafka_.common, kafka_.startup_timeout);
+  return admin
+      .Create({kafka_.rekey.topic}, partitions,
+              {{"cleanup.policy", "delete"},
+               {"retention.ms", std::to_string(kafka_.rekey.retention.count())}})
+      .WithContext("input.repartition_topic");
+}
+
 Status RunLoop::NoteUnownedShards() {
   StatusOr<std::vector<store::ShardDirEntry>> shards = store::FindShards(state_options_.dir);
   if (!shards.ok()) return Status::Ok();  // no state directory yet: nothing to note

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "common/duration.h"
+#include "engine/repartition_record.h"
 #include "run/run_loop.h"
 
 namespace pagesieve::run {
@@ -101,8 +102,10 @@ Status CheckWritable(const std::string& dir) {
 }  // namespace
 
 Status RunLoop::Start() {
-  PS_RETURN_IF_ERROR(CheckWritable(state_options_.dir));
-  PS_ASSIGN_OR_RETURN(state_, store::StateEnv::Create(state_options_));
+  if (stateful()) {
+    PS_RETURN_IF_ERROR(CheckWritable(state_options_.dir));
+    PS_ASSIGN_OR_RETURN(state_, store::StateEnv::Create(state_options_));
+  }
 
   std::string err;
   PS_ASSIGN_OR_RETURN(auto producer_conf, kafka::ProducerConf(kafka_));
@@ -132,21 +135,35 @@ Status RunLoop::Start() {
   if (!consumer_) return Status::InvalidArgument("cannot create the Kafka consumer: " + err);
 
   PS_RETURN_IF_ERROR(CheckBrokerAndTopics());
-  PS_RETURN_IF_ERROR(ComputeBackfillEnds());
-  if (kafka_.changelog.enabled) {
+  // The stage reading the repartition topic learns its ends once the
+  // re-keying stage is done (CheckBackfillProgress).
+  if (run_.stage != Stage::kDecideRekeyed) PS_RETURN_IF_ERROR(ComputeBackfillEnds());
+  if (kafka_.changelog.enabled && stateful()) {
     restorer_ = std::make_unique<ChangelogRestorer>(kafka_, *state_, sieve_options_.shard, clock_,
                                                     *metrics_);
     PS_RETURN_IF_ERROR(restorer_->Init());
     PS_RETURN_IF_ERROR(NoteUnownedShards());
   }
-  pool_ = std::make_unique<engine::PreparePool>(sieve_options_, clock_, run_.threads);
+  if (run_.stage == Stage::kDecideRekeyed) {
+    // Fingerprinting was done by the re-keying stage: decoding is all.
+    pool_ = std::make_unique<engine::PreparePool>(
+        []() -> engine::PreparePool::PrepareFn {
+          return [](const engine::InputRecord& r) { return engine::DecodeRepartitionRecord(r.value); };
+        },
+        clock_, 1);
+  } else {
+    pool_ = std::make_unique<engine::PreparePool>(sieve_options_, clock_, run_.threads);
+  }
   const RdKafka::ErrorCode sub = consumer_->subscribe({kafka_.input_topic});
   if (sub != RdKafka::ERR_NO_ERROR) {
     return Status::Unavailable("cannot subscribe to " + kafka_.input_topic + ": " +
                                RdKafka::err2str(sub));
   }
-  spdlog::info("consuming {} as group {} ({} partitions), {} fingerprinting threads",
-               kafka_.input_topic, kafka_.group_id, input_partitions_, run_.threads);
+  spdlog::info("{}consuming {} as group {} ({} partitions), {} {} threads",
+               run_.stage == Stage::kRekey ? "re-keying stage: " : "", kafka_.input_topic,
+               kafka_.group_id, input_partitions_, pool_->threads(),
+               run_.stage == Stage::kDecideRekeyed ? "decoding" : "fingerprinting");
+  started_ = true;
   return Status::Ok();
 }
 
@@ -189,7 +206,12 @@ Status RunLoop::CheckBrokerAndTopics() {
                                         ")");
     }
   }
-  if (kafka_.changelog.enabled) {
+  if (run_.stage == Stage::kRekey) {
+    const RdKafka::TopicMetadata* repartition = find(kafka_.rekey.topic);
+    PS_RETURN_IF_ERROR(EnsureRepartitionTopic(
+        repartition ? static_cast<int32_t>(repartition->partitions()->size()) : 0));
+  }
+  if (kafka_.changelog.enabled && stateful()) {
     const RdKafka::TopicMetadata* changelog = find(kafka_.changelog.topic);
     PS_RETURN_IF_ERROR(EnsureChangelogTopic(
         changelog ? static_cast<int32_t>(changelog->partitions()->size()) : 0));
@@ -198,6 +220,7 @@ Status RunLoop::CheckBrokerAndTopics() {
 }
 
 Status RunLoop::ComputeBackfillEnds() {
+  backfill_ends_known_ = true;
   if (run_.until.kind == EndPosition::Kind::kForever) return Status::Ok();
   for (int32_t i = 0; i < input_partitions_; ++i) {
     const PartitionId p(i);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "common/status_or.h"
@@ -30,6 +31,13 @@ struct EndPosition {
 StatusOr<StartPosition> ParseStartPosition(const std::string& text);  // earliest|latest|RFC 3339
 StatusOr<EndPosition> ParseEndPosition(const std::string& text);      // end|RFC 3339
 
+// Which part of the daemon a run loop is (docs/rekey.md).
+enum class Stage {
+  kDecide,         // the input is partitioned by scope: events → verdicts
+  kRekey,          // events → repartition records keyed by scope; no state
+  kDecideRekeyed,  // repartition records → verdicts
+};
+
 struct RunOptions {
   int threads = 1;
   size_t batch_records = 64;
@@ -42,6 +50,11 @@ struct RunOptions {
   Duration sample_interval = std::chrono::seconds(1);  // metrics.sample_interval
   StartPosition from;
   EndPosition until;
+  Stage stage = Stage::kDecide;
+  // kDecideRekeyed with --until: set once the re-keying stage in this process
+  // finished its backfill; the loop then stops at the repartition topic's
+  // ends of that moment.
+  const std::atomic<bool>* upstream_done = nullptr;
 };
 
 // Reads [run] (threads = 0 becomes the number of cores) and

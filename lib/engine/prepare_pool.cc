@@ -24,7 +24,15 @@ constexpr size_t kChunk = 8;
 }  // namespace
 
 PreparePool::PreparePool(const SieveOptions& options, const Clock& clock, int threads)
-    : options_(options), clock_(clock) {
+    : PreparePool(
+          [&options, &clock]() -> PrepareFn {
+            auto preparer = std::make_shared<RecordPreparer>(options, clock);
+            return [preparer](const InputRecord& r) { return preparer->Prepare(r); };
+          },
+          clock, threads) {}
+
+PreparePool::PreparePool(PrepareFnFactory factory, const Clock& clock, int threads)
+    : factory_(std::move(factory)), clock_(clock) {
   if (threads < 1) threads = 1;
   for (int i = 0; i < threads; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
 }
@@ -64,7 +72,7 @@ size_t PreparePool::pending_records() const {
 }
 
 void PreparePool::WorkerLoop(int) {
-  RecordPreparer preparer(options_, clock_);
+  const PrepareFn prepare = factory_();
   for (;;) {
     std::shared_ptr<Job> job;
     size_t begin = 0;
@@ -82,7 +90,7 @@ void PreparePool::WorkerLoop(int) {
     // One clock read per record: each record's end is the next one's start.
     Clock::SteadyTime start = clock_.SteadyNow();
     for (size_t i = begin; i < end; ++i) {
-      batch.results[i] = preparer.Prepare(batch.records[i]);
+      batch.results[i] = prepare(batch.records[i]);
       const Clock::SteadyTime done = clock_.SteadyNow();
       batch.prepare_times[i] = done - start;
       start = done;

@@ -41,9 +41,17 @@ struct PrepareBatch {
 class PreparePool {
  public:
   using Done = std::function<void(std::unique_ptr<PrepareBatch>)>;
+  // What a worker runs on each record; one per worker, called only on its
+  // thread (it may keep buffers).
+  using PrepareFn = std::function<StatusOr<PreparedRecord>(const InputRecord&)>;
+  using PrepareFnFactory = std::function<PrepareFn()>;
 
-  // `options` and `clock` must outlive the pool.
+  // Workers that run RecordPreparer::Prepare. `options` and `clock` must
+  // outlive the pool.
   PreparePool(const SieveOptions& options, const Clock& clock, int threads);
+  // Workers that run what `factory` makes (the stateful stage of re-keying
+  // decodes repartition records instead). `clock` must outlive the pool.
+  PreparePool(PrepareFnFactory factory, const Clock& clock, int threads);
   ~PreparePool();  // finishes queued batches, then joins
 
   PreparePool(const PreparePool&) = delete;
@@ -59,7 +67,7 @@ class PreparePool {
   struct Job;
   void WorkerLoop(int index);
 
-  const SieveOptions& options_;
+  const PrepareFnFactory factory_;
   const Clock& clock_;
   mutable std::mutex mu_;
   std::condition_variable work_ready_;

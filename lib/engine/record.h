@@ -25,14 +25,34 @@ struct InputRecord {
   std::optional<SourcePosition> source;    // Kafka only; copied into the verdict
 };
 
+// What a record that travelled through the repartition topic (docs/rekey.md)
+// brings from its original input record, for its verdict message: the Kafka
+// key it is published under, and the body field's raw JSON (name and value)
+// when output.include_body needs it.
+struct ForwardedFields {
+  std::optional<std::string> key;
+  std::optional<std::string> body_field;
+  std::string body_json;
+
+  friend bool operator==(const ForwardedFields&, const ForwardedFields&) = default;
+};
+
 // A record after the CPU-heavy, stateless part: parsed, fingerprinted,
 // scoped. The verdict is filled in except for the decision.
+//
+// `partition` and `offset` are the record's position in its input; origins
+// store them. For a re-keyed record they are the original input record's,
+// not the repartition topic's, so a record republished twice (the re-keying
+// stage is at-least-once) still recognises itself.
 struct PreparedRecord {
   Verdict verdict;
   bool skipped = false;  // status not accepted: no fingerprints, no state
   int near_max_distance = 0;
   PartitionId partition{};
   Offset offset{};
+  std::optional<ForwardedFields> forwarded;  // re-keyed records only
+
+  friend bool operator==(const PreparedRecord&, const PreparedRecord&) = default;
 };
 
 }  // namespace pagesieve::engine

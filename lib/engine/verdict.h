@@ -22,6 +22,8 @@ struct SourcePosition {
   std::string topic;
   PartitionId partition{};
   Offset offset{};
+
+  friend bool operator==(const SourcePosition&, const SourcePosition&) = default;
 };
 
 // The earlier record a duplicate repeats.
@@ -29,6 +31,8 @@ struct DuplicateOf {
   std::string event_id;
   std::string url;
   EventTime event_time{};
+
+  friend bool operator==(const DuplicateOf&, const DuplicateOf&) = default;
 };
 
 struct VerdictFingerprints {
@@ -36,6 +40,8 @@ struct VerdictFingerprints {
   Digest128 content;
   std::string payload;              // "sha1:<base32>"
   std::optional<uint64_t> simhash;  // absent below near.min_tokens
+
+  friend bool operator==(const VerdictFingerprints&, const VerdictFingerprints&) = default;
 };
 
 // The answer for one input record; exactly one per record, in input order.

@@ -17,6 +17,10 @@ void VerdictCounts::Add(const Verdict& v) {
 }
 
 std::string VerdictCounts::Summary() const {
+  if (rekeyed > 0) {  // the re-keying stage decides nothing
+    return std::to_string(rekeyed) + " re-keyed, " + std::to_string(dead_letters) +
+           " dead letters";
+  }
   std::string s = std::to_string(unique) + " unique, " + std::to_string(duplicates()) +
                   " duplicate (url " + std::to_string(duplicate_url) + ", exact " +
                   std::to_string(duplicate_exact) + ", near " + std::to_string(duplicate_near) +

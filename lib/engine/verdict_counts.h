@@ -17,12 +17,17 @@ struct VerdictCounts {
   int64_t skipped = 0;
   int64_t dead_letters = 0;
   int64_t truncated = 0;
+  int64_t rekeyed = 0;  // republished by the re-keying stage (docs/rekey.md), not decided
 
   int64_t duplicates() const { return duplicate_url + duplicate_exact + duplicate_near; }
   void Add(const Verdict& v);
   void AddDeadLetter() {
     ++records;
     ++dead_letters;
+  }
+  void AddRekeyed() {
+    ++records;
+    ++rekeyed;
   }
   // "700 unique, 250 duplicate (url 100, exact 80, near 70), 40 skipped, 10 dead letters"
   std::string Summary() const;

@@ -104,6 +104,31 @@ TEST(KafkaOptionsTest, InstanceIdMakesTheMainConsumerAStaticMemberButNotTheResto
   EXPECT_NE(Get(**restore, "group.id"), o->group_id);  // never joins the group
 }
 
+TEST(KafkaOptionsTest, InputNotPartitionedByScopeIsReKeyedThroughATopicNamedAfterTheGroup) {
+  StatusOr<KafkaOptions> scoped = Read("", {"kafka.group_id=sieve"});
+  ASSERT_TRUE(scoped.ok()) << scoped.status().ToString();
+  EXPECT_FALSE(scoped->rekey.enabled);  // the default: the input is keyed by scope
+
+  StatusOr<KafkaOptions> o = Read("", {"kafka.group_id=sieve", "input.partitioned_by=url"});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_TRUE(o->rekey.enabled);
+  EXPECT_EQ(o->rekey.topic, "sieve-repartition");
+  EXPECT_EQ(o->rekey.group_id, "sieve-rekey");
+  EXPECT_EQ(o->rekey.partitions, 0);
+
+  for (const char* clash : {"input.repartition_topic=pages",
+                                   "input.repartition_topic=pages-unique",
+                                   "input.repartition_topic=sieve-state-changelog"}) {
+    StatusOr<KafkaOptions> bad = Read("", {"kafka.group_id=sieve", "input.partitioned_by=none", clash});
+    ASSERT_FALSE(bad.ok()) << clash;
+    EXPECT_THAT(bad.status().message(), HasSubstr("input.repartition_topic"));
+  }
+  StatusOr<KafkaOptions> empty = Read("", {"input.partitioned_by="});
+  ASSERT_FALSE(empty.ok());
+  EXPECT_THAT(empty.status().message(), HasSubstr("input.partitioned_by"));
+  EXPECT_FALSE(Read("", {"input.partitioned_by=url", "input.repartition_partitions=-1"}).ok());
+}
+
 TEST(KafkaOptionsTest, OneTopicForAllVerdictsIsValid) {
   StatusOr<KafkaOptions> o =
       Read("", {"output.unique=verdicts", "output.duplicate=verdicts", "output.skipped=verdicts"});

@@ -5,10 +5,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <nlohmann/json.hpp>
 
 #include "engine/record_preparer.h"
+#include "engine/repartition_record.h"
 #include "run/output_messages.h"
 #include "run_process.h"
 #include "store/changelog.h"
@@ -282,7 +284,7 @@ TEST_F(PartitionPipelineTest, TheChangelogGetsACheckpointBeforeTheShardDoes) {
   StatusOr<std::optional<Offset>> done = pipeline_->MaybeCheckpoint(sink_, false);
   ASSERT_TRUE(done.ok());
   EXPECT_EQ(*done, Offset(2));
-  EXPECT_EQ(pipeline_->shard().changelog_next(), Offset(static_cast<int64_t>(shipped)));
+  EXPECT_EQ(pipeline_->shard()->changelog_next(), Offset(static_cast<int64_t>(shipped)));
   ASSERT_TRUE(Decide().ok());
   EXPECT_EQ(sink_.sent.size(), shipped + 1);  // record 2's verdict, now
 }
@@ -343,6 +345,134 @@ TEST_F(PartitionPipelineTest, PendingBytesCountWhatIsConsumedButUndecided) {
   PrepareAll();
   ASSERT_TRUE(Decide().ok());
   EXPECT_EQ(pipeline_->pending_bytes(), 0u);
+}
+
+// The stream of the re-keying tests: url, exact and near duplicates, a bad
+// record, a skipped one, one without a key, and HTML bodies to forward.
+std::vector<ConsumedRecord> RekeyStream() {
+  std::vector<ConsumedRecord> records = {
+      Record(0, "https://a.example/x", 1),
+      Record(1, "https://a.example/x?utm_source=y", 1),  // url duplicate
+      Record(2, "https://a.example/y", 1),                // exact duplicate
+      Record(3, "https://a.example/bad", 0),
+      Record(4, "https://a.example/gone", 2),
+      Record(5, "https://a.example/z", 3),
+      Record(6, "https://a.example/html", 4),
+  };
+  records[3].value = "not json at all";
+  records[4].value = Json{{"url", "https://a.example/gone"}, {"fetched_at", kT0 + 4}, {"status", 404}}.dump();
+  records[5].key.reset();
+  records[6].value = Json{{"url", "https://a.example/html"},
+                          {"fetched_at", kT0 + 6},
+                          {"body", "<html><body><p>" + Article(4) + "</p></body></html>"},
+                          {"event_id", "e6"}}.dump();
+  return records;
+}
+
+TEST_F(PartitionPipelineTest, TheReKeyingStageRepublishesByScopeAndCommitsBehindAcknowledgements) {
+  options_.repartition_topic = "repartition";
+  PartitionPipeline rekey("pages", PartitionId(2), nullptr, Offset(0), options_, *sieve_, clock_);
+  pipeline_.reset();
+  ASSERT_EQ(rekey.shard(), nullptr);
+  for (ConsumedRecord& r : RekeyStream()) rekey.Add(std::move(r));
+  uint64_t seq = 0;
+  while (auto batch = rekey.TakeBatch(true, &seq)) {
+    for (const engine::InputRecord& r : batch->records) batch->results.push_back(preparer_->Prepare(r));
+    rekey.Prepared(seq, std::move(batch));
+  }
+  ASSERT_TRUE(rekey.Decide(sink_, 1'000'000, &counts_).ok());
+  ASSERT_EQ(sink_.sent.size(), 7u);
+  EXPECT_EQ(sink_.sent[3].topic, "dlq");  // bad records are dead-lettered here, not forwarded
+  for (size_t i : {0, 1, 2, 4, 5, 6}) {
+    const OutputMessage& m = sink_.sent[i];
+    EXPECT_EQ(m.topic, "repartition");
+    EXPECT_EQ(m.key, "a.example");  // the scope
+    StatusOr<engine::PreparedRecord> r = engine::DecodeRepartitionRecord(m.value);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->offset, Offset(static_cast<int64_t>(i)));
+    EXPECT_EQ(r->verdict.source->topic, "pages");
+  }
+  EXPECT_EQ(counts_.rekeyed, 6);
+  EXPECT_EQ(counts_.dead_letters, 1);
+  // No shard: the "checkpoint" is the offset to commit, once acknowledged.
+  StatusOr<std::optional<Offset>> early = rekey.MaybeCheckpoint(sink_, true);
+  ASSERT_TRUE(early.ok());
+  EXPECT_FALSE(early->has_value());
+  sink_.AckAll();
+  StatusOr<std::optional<Offset>> done = rekey.MaybeCheckpoint(sink_, true);
+  ASSERT_TRUE(done.ok()) << done.status().ToString();
+  EXPECT_EQ(*done, Offset(7));
+}
+
+// Re-keying and deciding from the repartition topic must publish what
+// deciding the input directly publishes: same topics, keys, headers and
+// verdict bytes, including the original source and the forwarded body.
+TEST_F(PartitionPipelineTest, ReKeyedRecordsGetTheVerdictsOfTheInputDecidedDirectly) {
+  options_.topics.include_body = true;
+  Open(Offset(0));
+  for (ConsumedRecord& r : RekeyStream()) pipeline_->Add(std::move(r));
+  PrepareAll();
+  ASSERT_TRUE(Decide().ok());
+  const std::vector<OutputMessage> direct = sink_.sent;
+  pipeline_.reset();
+
+  PipelineOptions rekey_options = options_;
+  rekey_options.repartition_topic = "repartition";
+  PartitionPipeline rekey("pages", PartitionId(2), nullptr, Offset(0), rekey_options, *sieve_,
+                          clock_);
+  ScriptedSink repartition;
+  for (ConsumedRecord& r : RekeyStream()) rekey.Add(std::move(r));
+  uint64_t seq = 0;
+  while (auto batch = rekey.TakeBatch(true, &seq)) {
+    for (const engine::InputRecord& r : batch->records) batch->results.push_back(preparer_->Prepare(r));
+    rekey.Prepared(seq, std::move(batch));
+  }
+  ASSERT_TRUE(rekey.Decide(repartition, 1'000'000, &counts_).ok());
+
+  auto shard = env_->OpenShard("repartition", PartitionId(0), sieve_options_.shard);
+  ASSERT_TRUE(shard.ok()) << shard.status().ToString();
+  PartitionPipeline decide("repartition", PartitionId(0), std::move(shard).value(), Offset(0),
+                           options_, *sieve_, clock_);
+  std::vector<OutputMessage> rekeyed;
+  int64_t offset = 0;
+  for (const OutputMessage& m : repartition.sent) {
+    if (m.topic != "repartition") {
+      rekeyed.push_back(m);  // the dead letter, published by the first stage
+      continue;
+    }
+    ConsumedRecord r;
+    r.topic = "repartition";
+    r.partition = PartitionId(0);
+    r.offset = Offset(offset++);
+    r.key = m.key;
+    r.value = m.value;
+    decide.Add(std::move(r));
+  }
+  ScriptedSink verdicts;
+  while (auto batch = decide.TakeBatch(true, &seq)) {
+    for (const engine::InputRecord& r : batch->records) {
+      batch->results.push_back(engine::DecodeRepartitionRecord(r.value));
+    }
+    decide.Prepared(seq, std::move(batch));
+  }
+  ASSERT_TRUE(decide.Decide(verdicts, 1'000'000, &counts_).ok());
+  // The dead letter came first from stage one; put it back in input order.
+  rekeyed.insert(rekeyed.end(), verdicts.sent.begin(), verdicts.sent.end());
+  std::stable_partition(rekeyed.begin(), rekeyed.end(),
+                        [](const OutputMessage& m) { return m.topic != "dlq"; });
+  std::vector<OutputMessage> direct_sorted = direct;
+  std::stable_partition(direct_sorted.begin(), direct_sorted.end(),
+                        [](const OutputMessage& m) { return m.topic != "dlq"; });
+  ASSERT_EQ(rekeyed.size(), direct_sorted.size());
+  for (size_t i = 0; i < rekeyed.size(); ++i) {
+    EXPECT_EQ(rekeyed[i].topic, direct_sorted[i].topic) << i;
+    EXPECT_EQ(rekeyed[i].key, direct_sorted[i].key) << i;
+    EXPECT_EQ(rekeyed[i].value, direct_sorted[i].value) << i;
+    EXPECT_EQ(rekeyed[i].headers, direct_sorted[i].headers) << i;
+  }
+  // The page was forwarded through the repartition topic.
+  EXPECT_THAT(rekeyed[5].value, HasSubstr("\"body\":\"<html>"));  // record 6
+  EXPECT_EQ(rekeyed[4].key, std::nullopt);  // record 5 had no key
 }
 
 }  // namespace

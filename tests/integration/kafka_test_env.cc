@@ -128,7 +128,8 @@ std::optional<std::string> TestMessage::Header(const std::string& name) const {
   return std::nullopt;
 }
 
-Status Produce(const std::string& topic, const std::vector<TestMessage>& messages) {
+Status Produce(const std::string& topic, const std::vector<TestMessage>& messages,
+               bool to_partitions) {
   auto conf = GlobalConf();
   CountDeliveries deliveries;
   std::string err;
@@ -143,7 +144,8 @@ Status Produce(const std::string& topic, const std::vector<TestMessage>& message
     for (const auto& [k, v] : m.headers) headers->add(k, v);
     for (;;) {
       RdKafka::ErrorCode rc = producer->produce(
-          topic, RdKafka::Topic::PARTITION_UA, RdKafka::Producer::RK_MSG_COPY,
+          topic, to_partitions ? m.partition : RdKafka::Topic::PARTITION_UA,
+          RdKafka::Producer::RK_MSG_COPY,
           const_cast<char*>(m.value.data()), m.value.size(), m.key ? m.key->data() : nullptr,
           m.key ? m.key->size() : 0, 0, headers, nullptr);
       if (rc == RdKafka::ERR_NO_ERROR) break;

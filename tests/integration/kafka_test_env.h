@@ -32,9 +32,11 @@ struct TestMessage {
   std::optional<std::string> Header(const std::string& name) const;
 };
 
-// Produces `messages` (key, value; partition chosen by key) and waits until
-// every one is acknowledged.
-Status Produce(const std::string& topic, const std::vector<TestMessage>& messages);
+// Produces `messages` (key, value; partition chosen by key, or each
+// message's `partition` with `to_partitions`) and waits until every one is
+// acknowledged.
+Status Produce(const std::string& topic, const std::vector<TestMessage>& messages,
+               bool to_partitions = false);
 
 // Reads every partition of `topic` from the beginning until `count`
 // messages arrived or `timeout` passed; returns what arrived.

@@ -1,0 +1,167 @@
+#include "engine/repartition_record.h"
+
+#include <cstring>
+
+#include "store/codec.h"
+
+namespace pagesieve::engine {
+namespace {
+
+constexpr std::string_view kMagic = "PSR\x01";  // version 1
+
+enum Flag : uint64_t {
+  kSkipped = 1 << 0,
+  kTruncated = 1 << 1,
+  kFingerprints = 1 << 2,
+  kSimhash = 1 << 3,
+  kKey = 1 << 4,
+  kBody = 1 << 5,
+  kSource = 1 << 6,
+  kAllFlags = (1 << 7) - 1,
+};
+
+void PutString(std::string* out, std::string_view s) {
+  store::PutVarint64(out, s.size());
+  out->append(s);
+}
+
+void PutDigest(std::string* out, const Digest128& d) {
+  out->append(reinterpret_cast<const char*>(d.bytes.data()), d.bytes.size());
+}
+
+// Reads the fields in order; the first failure sticks.
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+
+  bool ok() const { return ok_; }
+  bool done() const { return in_.empty(); }
+
+  uint64_t Varint() {
+    uint64_t v = 0;
+    if (ok_ && !store::GetVarint64(&in_, &v)) ok_ = false;
+    return v;
+  }
+  uint64_t Fixed64() {
+    if (!ok_ || in_.size() < 8) return Fail();
+    const uint64_t v = store::DecodeFixed64(in_.data());
+    in_.remove_prefix(8);
+    return v;
+  }
+  std::string String() {
+    const uint64_t n = Varint();
+    if (!ok_ || n > in_.size()) return Fail(), std::string();
+    std::string s(in_.substr(0, n));
+    in_.remove_prefix(n);
+    return s;
+  }
+  Digest128 Digest() {
+    Digest128 d;
+    if (!ok_ || in_.size() < d.bytes.size()) return Fail(), d;
+    std::memcpy(d.bytes.data(), in_.data(), d.bytes.size());
+    in_.remove_prefix(d.bytes.size());
+    return d;
+  }
+
+ private:
+  uint64_t Fail() {
+    ok_ = false;
+    return 0;
+  }
+  std::string_view in_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+std::string EncodeRepartitionRecord(const PreparedRecord& record) {
+  const Verdict& v = record.verdict;
+  uint64_t flags = 0;
+  if (record.skipped) flags |= kSkipped;
+  if (v.truncated) flags |= kTruncated;
+  if (v.fingerprints) flags |= kFingerprints;
+  if (v.fingerprints && v.fingerprints->simhash) flags |= kSimhash;
+  if (record.forwarded && record.forwarded->key) flags |= kKey;
+  if (record.forwarded && record.forwarded->body_field) flags |= kBody;
+  if (v.source) flags |= kSource;
+
+  std::string out(kMagic);
+  store::PutVarint64(&out, flags);
+  store::PutVarint64(&out, static_cast<uint32_t>(v.status));
+  store::PutVarint64(&out, static_cast<uint64_t>(record.near_max_distance));
+  store::PutFixed64(&out, static_cast<uint64_t>(ToMillis(v.event_time)));
+  store::PutVarint64(&out, static_cast<uint32_t>(record.partition.value()));
+  store::PutVarint64(&out, static_cast<uint64_t>(record.offset.value()));
+  PutString(&out, v.event_id);
+  PutString(&out, v.url);
+  PutString(&out, v.canonical_url);
+  PutString(&out, v.scope);
+  if (v.fingerprints) {
+    PutDigest(&out, v.fingerprints->url);
+    PutDigest(&out, v.fingerprints->content);
+    PutString(&out, v.fingerprints->payload);
+    if (v.fingerprints->simhash) store::PutFixed64(&out, *v.fingerprints->simhash);
+  }
+  if (v.source) {
+    PutString(&out, v.source->topic);
+    store::PutVarint64(&out, static_cast<uint32_t>(v.source->partition.value()));
+    store::PutVarint64(&out, static_cast<uint64_t>(v.source->offset.value()));
+  }
+  if (flags & kKey) PutString(&out, *record.forwarded->key);
+  if (flags & kBody) {
+    PutString(&out, *record.forwarded->body_field);
+    PutString(&out, record.forwarded->body_json);
+  }
+  return out;
+}
+
+StatusOr<PreparedRecord> DecodeRepartitionRecord(std::string_view bytes) {
+  if (bytes.substr(0, kMagic.size()) != kMagic) {
+    return Status::InvalidArgument(
+        "not a pagesieve repartition record (version 1): is input.repartition_topic shared "
+        "with something else?");
+  }
+  Reader in(bytes.substr(kMagic.size()));
+  const uint64_t flags = in.Varint();
+  if (flags & ~uint64_t{kAllFlags}) return Status::InvalidArgument("repartition record: unknown flags");
+
+  PreparedRecord r;
+  Verdict& v = r.verdict;
+  r.skipped = flags & kSkipped;
+  v.kind = r.skipped ? VerdictKind::kSkipped : VerdictKind::kUnique;
+  v.truncated = flags & kTruncated;
+  v.status = static_cast<int>(in.Varint());
+  r.near_max_distance = static_cast<int>(in.Varint());
+  v.event_time = EventTimeFromMillis(static_cast<int64_t>(in.Fixed64()));
+  r.partition = PartitionId(static_cast<int32_t>(in.Varint()));
+  r.offset = Offset(static_cast<int64_t>(in.Varint()));
+  v.event_id = in.String();
+  v.url = in.String();
+  v.canonical_url = in.String();
+  v.scope = in.String();
+  if (flags & kFingerprints) {
+    VerdictFingerprints& fp = v.fingerprints.emplace();
+    fp.url = in.Digest();
+    fp.content = in.Digest();
+    fp.payload = in.String();
+    if (flags & kSimhash) fp.simhash = in.Fixed64();
+  }
+  if (flags & kSource) {
+    SourcePosition& source = v.source.emplace();
+    source.topic = in.String();
+    source.partition = PartitionId(static_cast<int32_t>(in.Varint()));
+    source.offset = Offset(static_cast<int64_t>(in.Varint()));
+  }
+  // Always set: the verdict of a re-keyed record is published under the
+  // original key, even when that was none (not under the scope).
+  ForwardedFields& f = r.forwarded.emplace();
+  if (flags & kKey) f.key = in.String();
+  if (flags & kBody) {
+    f.body_field = in.String();
+    f.body_json = in.String();
+  }
+  if (!in.ok() || !in.done()) return Status::InvalidArgument("repartition record: truncated or malformed");
+  return r;
+}
+
+}  // namespace pagesieve::engine

@@ -1,0 +1,118 @@
+// The record the re-keying stage republishes must bring every field the
+// deciding stage needs back exactly, and refuse anything else as bad input.
+#include "engine/repartition_record.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "common/clock.h"
+#include "config/config.h"
+#include "engine/record_preparer.h"
+
+namespace pagesieve::engine {
+namespace {
+
+constexpr int64_t kT0 = 1'790'812'800'000;  // 2026-10-01
+
+class RepartitionRecordTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    StatusOr<Config> config = Config::Defaults();
+    ASSERT_TRUE(config.ok());
+    StatusOr<SieveOptions> options = SieveOptionsFromConfig(*config);
+    ASSERT_TRUE(options.ok()) << options.status().ToString();
+    options_ = *options;
+    preparer_ = std::make_unique<RecordPreparer>(options_, clock_);
+  }
+
+  PreparedRecord Prepare(const nlohmann::json& event, int64_t offset) {
+    const std::string value = event.dump();
+    InputRecord in;
+    in.value = value;
+    in.partition = PartitionId(3);
+    in.offset = Offset(offset);
+    in.default_event_id = "pages-3-" + std::to_string(offset);
+    in.source = SourcePosition{"pages", PartitionId(3), Offset(offset)};
+    StatusOr<PreparedRecord> r = preparer_->Prepare(in);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return std::move(r).value();
+  }
+
+  ManualClock clock_{EventTimeFromMillis(kT0 + 86'400'000)};
+  SieveOptions options_;
+  std::unique_ptr<RecordPreparer> preparer_;
+};
+
+std::string Words(int n) {
+  std::string text;
+  for (int i = 0; i < n; ++i) text += " word" + std::to_string(i * 7 % 101);
+  return text;
+}
+
+TEST_F(RepartitionRecordTest, AFingerprintedRecordComesBackEqual) {
+  PreparedRecord r = Prepare({{"url", "https://News.example/a?utm_source=x"},
+                              {"fetched_at", kT0},
+                              {"text", Words(120)},
+                              {"event_id", "ev-1"}},
+                             41);
+  ASSERT_TRUE(r.verdict.fingerprints && r.verdict.fingerprints->simhash);
+  r.forwarded = ForwardedFields{std::string("key\0binary", 10), "body_base64", "\"aGVsbG8=\""};
+  StatusOr<PreparedRecord> back = DecodeRepartitionRecord(EncodeRepartitionRecord(r));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(*back, r);
+  EXPECT_EQ(back->partition, PartitionId(3));  // the original position: origins store it
+  EXPECT_EQ(back->offset, Offset(41));
+}
+
+TEST_F(RepartitionRecordTest, ARecordWithoutKeyOrSimHashComesBackWithoutThem) {
+  // Too few words for a SimHash; no key: the verdict is published unkeyed,
+  // not under the scope the repartition record was keyed by.
+  PreparedRecord r = Prepare({{"url", "https://a.example/"}, {"fetched_at", kT0}, {"text", "short"}}, 0);
+  ASSERT_TRUE(r.verdict.fingerprints);
+  ASSERT_FALSE(r.verdict.fingerprints->simhash);
+  StatusOr<PreparedRecord> back = DecodeRepartitionRecord(EncodeRepartitionRecord(r));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_TRUE(back->forwarded);
+  EXPECT_EQ(back->forwarded->key, std::nullopt);
+  EXPECT_EQ(back->forwarded->body_field, std::nullopt);
+  back->forwarded.reset();
+  EXPECT_EQ(*back, r);
+}
+
+TEST_F(RepartitionRecordTest, ASkippedRecordStaysSkipped) {
+  PreparedRecord r = Prepare({{"url", "https://a.example/gone"}, {"fetched_at", kT0}, {"status", 404}}, 5);
+  ASSERT_TRUE(r.skipped);
+  StatusOr<PreparedRecord> back = DecodeRepartitionRecord(EncodeRepartitionRecord(r));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(back->skipped);
+  EXPECT_EQ(back->verdict.kind, VerdictKind::kSkipped);
+  EXPECT_EQ(back->verdict.status, 404);
+  EXPECT_FALSE(back->verdict.fingerprints);
+  EXPECT_EQ(back->verdict.scope, r.verdict.scope);
+}
+
+TEST_F(RepartitionRecordTest, EveryTruncationAndTrailingBytesAreRefused) {
+  PreparedRecord r = Prepare({{"url", "https://a.example/x"}, {"fetched_at", kT0}, {"text", Words(80)}}, 9);
+  r.forwarded = ForwardedFields{"k", "body", "\"<p>hi</p>\""};
+  const std::string bytes = EncodeRepartitionRecord(r);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_EQ(DecodeRepartitionRecord(bytes.substr(0, n)).status().code(),
+              StatusCode::kInvalidArgument)
+        << "prefix of " << n << " bytes";
+  }
+  EXPECT_FALSE(DecodeRepartitionRecord(bytes + "x").ok());
+}
+
+TEST_F(RepartitionRecordTest, AnEventOrOtherForeignBytesAreRefusedWithAHint) {
+  StatusOr<PreparedRecord> r = DecodeRepartitionRecord(R"({"url":"https://a.example/"})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("input.repartition_topic"), std::string::npos);
+  std::string unknown_flags = "PSR\x01";
+  unknown_flags.push_back('\x80');  // varint 128: a flag this version does not know
+  unknown_flags.push_back('\x01');
+  EXPECT_FALSE(DecodeRepartitionRecord(unknown_flags + std::string(64, '\0')).ok());
+}
+
+}  // namespace
+}  // namespace pagesieve::engine
