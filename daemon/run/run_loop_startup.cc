@@ -148,7 +148,9 @@ Status RunLoop::Start() {
     // Fingerprinting was done by the re-keying stage: decoding is all.
     pool_ = std::make_unique<engine::PreparePool>(
         []() -> engine::PreparePool::PrepareFn {
-          return [](const engine::InputRecord& r) { return engine::DecodeRepartitionRecord(r.value); };
+          return [](const engine::InputRecord& r) {
+            return engine::DecodeRepartitionRecord(r.value);
+          };
         },
         clock_, 1);
   } else {

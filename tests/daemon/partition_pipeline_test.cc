@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "engine/record_preparer.h"
@@ -347,6 +348,17 @@ TEST_F(PartitionPipelineTest, PendingBytesCountWhatIsConsumedButUndecided) {
   EXPECT_EQ(pipeline_->pending_bytes(), 0u);
 }
 
+// Hands out every batch of `pipeline` and runs `prepare` over its records on
+// the spot, as the pool would.
+void PrepareEach(PartitionPipeline& pipeline,
+                 const std::function<StatusOr<engine::PreparedRecord>(const engine::InputRecord&)>& prepare) {
+  uint64_t seq = 0;
+  while (auto batch = pipeline.TakeBatch(true, &seq)) {
+    for (const engine::InputRecord& r : batch->records) batch->results.push_back(prepare(r));
+    pipeline.Prepared(seq, std::move(batch));
+  }
+}
+
 // The stream of the re-keying tests: url, exact and near duplicates, a bad
 // record, a skipped one, one without a key, and HTML bodies to forward.
 std::vector<ConsumedRecord> RekeyStream() {
@@ -375,11 +387,7 @@ TEST_F(PartitionPipelineTest, TheReKeyingStageRepublishesByScopeAndCommitsBehind
   pipeline_.reset();
   ASSERT_EQ(rekey.shard(), nullptr);
   for (ConsumedRecord& r : RekeyStream()) rekey.Add(std::move(r));
-  uint64_t seq = 0;
-  while (auto batch = rekey.TakeBatch(true, &seq)) {
-    for (const engine::InputRecord& r : batch->records) batch->results.push_back(preparer_->Prepare(r));
-    rekey.Prepared(seq, std::move(batch));
-  }
+  PrepareEach(rekey, [this](const engine::InputRecord& r) { return preparer_->Prepare(r); });
   ASSERT_TRUE(rekey.Decide(sink_, 1'000'000, &counts_).ok());
   ASSERT_EQ(sink_.sent.size(), 7u);
   EXPECT_EQ(sink_.sent[3].topic, "dlq");  // bad records are dead-lettered here, not forwarded
@@ -422,11 +430,7 @@ TEST_F(PartitionPipelineTest, ReKeyedRecordsGetTheVerdictsOfTheInputDecidedDirec
                           clock_);
   ScriptedSink repartition;
   for (ConsumedRecord& r : RekeyStream()) rekey.Add(std::move(r));
-  uint64_t seq = 0;
-  while (auto batch = rekey.TakeBatch(true, &seq)) {
-    for (const engine::InputRecord& r : batch->records) batch->results.push_back(preparer_->Prepare(r));
-    rekey.Prepared(seq, std::move(batch));
-  }
+  PrepareEach(rekey, [this](const engine::InputRecord& r) { return preparer_->Prepare(r); });
   ASSERT_TRUE(rekey.Decide(repartition, 1'000'000, &counts_).ok());
 
   auto shard = env_->OpenShard("repartition", PartitionId(0), sieve_options_.shard);
@@ -449,12 +453,7 @@ TEST_F(PartitionPipelineTest, ReKeyedRecordsGetTheVerdictsOfTheInputDecidedDirec
     decide.Add(std::move(r));
   }
   ScriptedSink verdicts;
-  while (auto batch = decide.TakeBatch(true, &seq)) {
-    for (const engine::InputRecord& r : batch->records) {
-      batch->results.push_back(engine::DecodeRepartitionRecord(r.value));
-    }
-    decide.Prepared(seq, std::move(batch));
-  }
+  PrepareEach(decide, [](const engine::InputRecord& r) { return engine::DecodeRepartitionRecord(r.value); });
   ASSERT_TRUE(decide.Decide(verdicts, 1'000'000, &counts_).ok());
   // The dead letter came first from stage one; put it back in input order.
   rekeyed.insert(rekeyed.end(), verdicts.sent.begin(), verdicts.sent.end());
