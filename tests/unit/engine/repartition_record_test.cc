@@ -28,11 +28,12 @@ class RepartitionRecordTest : public ::testing::Test {
 
   PreparedRecord Prepare(const nlohmann::json& event, int64_t offset) {
     const std::string value = event.dump();
+    const std::string default_id = "pages-3-" + std::to_string(offset);  // in views below
     InputRecord in;
     in.value = value;
     in.partition = PartitionId(3);
     in.offset = Offset(offset);
-    in.default_event_id = "pages-3-" + std::to_string(offset);
+    in.default_event_id = default_id;
     in.source = SourcePosition{"pages", PartitionId(3), Offset(offset)};
     StatusOr<PreparedRecord> r = preparer_->Prepare(in);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
