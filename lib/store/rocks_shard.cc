@@ -13,6 +13,14 @@ namespace {
 // compaction) once per this many checkpoints.
 constexpr uint64_t kCheckpointsPerWalSync = 64;
 
+// Keys the expiry sweep visits per changelog checkpoint: a floor, plus this
+// many per key the checkpoint writes. A pass over S stored keys then takes at
+// most S / kSweepKeysPerWrite written keys, so the entries that are dead but
+// not yet swept stay below about a third of the live ones
+// (docs/changelog.md). Visiting a key costs a fraction of writing one.
+constexpr uint64_t kSweepMinKeys = 4096;
+constexpr uint64_t kSweepKeysPerWrite = 4;
+
 }  // namespace
 
 StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv::Resources> env,
@@ -60,7 +68,11 @@ RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const Sha
       bloom_(std::move(bloom)),
       url_(db_.get(), bloom_.get(), options_.url_mode, options_.url_ttl, &watermark_),
       exact_(db_.get(), options_.exact_ttl, &watermark_),
-      near_(db_.get(), &layout_, options_.near_ttl, &watermark_) {}
+      near_(db_.get(), &layout_, options_.near_ttl, &watermark_),
+      sweep_({{kUrlCf, options_.url_ttl, Duration(0)},
+              {kExactCf, options_.exact_ttl, Duration(0)},
+              {kNearCf, options_.near_ttl, Duration(0)},
+              {kNearTablesCf, options_.near_ttl, NearTableGrace(options_.near_ttl)}}) {}
 
 void RocksShard::ObserveEventTime(EventTime t) {
   if (t <= watermark_) return;
@@ -169,6 +181,14 @@ Status RocksShard::ForEachChange(
     PS_RETURN_IF_ERROR(db_->Get(static_cast<Cf>(cf), key, &value, &found));
     if (!found) fn(ChangelogEntryKey(cf, key), std::nullopt);
   }
+  // Whatever compaction has not reached: the sweep deletes the dead entries
+  // of its slice in this checkpoint and ships their tombstones with it.
+  // Deleting a dead entry changes no answer (lookups never return one).
+  const uint64_t budget = kSweepMinKeys + kSweepKeysPerWrite * db_->pending_writes();
+  PS_RETURN_IF_ERROR(sweep_.Step(db_.get(), watermark_, budget, [&](Cf cf, std::string_view key) {
+    fn(ChangelogEntryKey(cf, key), std::nullopt);
+    db_->Delete(cf, key);
+  }));
   ChangelogMarker marker;
   marker.next_offset = next_offset;
   marker.watermark = watermark_;

@@ -8,6 +8,7 @@
 #include "store/exact_store.h"
 #include "store/expired_keys.h"
 #include "store/expiry.h"
+#include "store/expiry_sweep.h"
 #include "store/keys.h"
 #include "store/near_store.h"
 #include "store/rocks_options.h"
@@ -105,6 +106,7 @@ class RocksShard final : public Shard {
   UrlStore url_;
   ExactStore exact_;
   NearStore near_;
+  ExpirySweep sweep_;      // deletes dead entries, with tombstones, when a changelog ships
   Status error_;           // sticky, set by a failed checkpoint
   uint64_t unsynced_ = 0;  // checkpoints since the WAL was last synced (sync = false)
 };

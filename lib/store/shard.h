@@ -130,9 +130,11 @@ class Shard {
   // --- Changelog (docs/changelog.md) ---
   // Calls `fn` with the changelog records of a checkpoint at `next_offset`:
   // every entry written since the last checkpoint, a tombstone for every key
-  // compaction removed as expired since then (and not written again), and
-  // last the marker. From the first call on, compaction collects expired
-  // keys for this. Changes nothing the shard answers.
+  // compaction removed as expired since then (and not written again), a
+  // tombstone for every dead entry a slice of the stored state holds (the
+  // checkpoint deletes them), and last the marker. From the first call on,
+  // compaction collects expired keys for this. Changes nothing the shard
+  // answers.
   // `fn`'s arguments are valid during the call only.
   virtual Status ForEachChange(
       Offset next_offset,

@@ -71,6 +71,11 @@ Status ShardDb::Get(Cf cf, std::string_view key, std::string_view* value, bool* 
       return Status::Ok();
     }
   }
+  if (!deletes_[cf].empty() && deletes_[cf].contains(key)) {
+    *found = false;
+    *value = {};
+    return Status::Ok();
+  }
   LastRead& last = last_read_[cf];
   if (!last.valid || last.key != key) PS_RETURN_IF_ERROR(ReadDb(cf, key, &last));
   *found = last.found;
@@ -96,6 +101,9 @@ Status ShardDb::ReadDb(Cf cf, std::string_view key, LastRead* out) {
 }
 
 void ShardDb::Put(Cf cf, std::string_view key, std::string value) {
+  if (!deletes_[cf].empty()) {
+    if (auto it = deletes_[cf].find(key); it != deletes_[cf].end()) deletes_[cf].erase(it);
+  }
   Overlay& overlay = overlay_[cf];
   auto it = overlay.find(key);
   if (it != overlay.end()) {
@@ -103,6 +111,16 @@ void ShardDb::Put(Cf cf, std::string_view key, std::string value) {
   } else {
     overlay.emplace(std::string(key), std::move(value));
   }
+}
+
+void ShardDb::Delete(Cf cf, std::string_view key) {
+  if (auto it = overlay_[cf].find(key); it != overlay_[cf].end()) overlay_[cf].erase(it);
+  deletes_[cf].emplace(key);
+  last_read_[cf].valid = false;
+}
+
+bool ShardDb::IsPending(Cf cf, std::string_view key) const {
+  return overlay_[cf].contains(key) || deletes_[cf].contains(key);
 }
 
 StatusOr<rocksdb::Iterator*> ShardDb::DbIterator(Cf cf) {
@@ -121,12 +139,21 @@ Status ShardDb::Commit() {
   for (const Overlay& overlay : overlay_) {
     for (const auto& [key, value] : overlay) bytes += key.size() + value.size() + 16;
   }
+  for (const auto& deletes : deletes_) {
+    for (const std::string& key : deletes) bytes += key.size() + 8;
+  }
   rocksdb::WriteBatch batch(bytes);  // one allocation instead of a string growing in steps
   static const std::string kAfterEveryKey(32, '\xff');  // keys of cleared families are shorter
   for (int cf = 0; cf < kNumCfs; ++cf) {
     if (clear_[cf]) {
       PS_RETURN_IF_ERROR(FromRocks(batch.DeleteRange(handles_[cf], "", kAfterEveryKey),
                                    "shard " + dir_ + ": batch"));
+    }
+  }
+  for (int cf = 0; cf < kNumCfs; ++cf) {
+    for (const std::string& key : deletes_[cf]) {
+      PS_RETURN_IF_ERROR(
+          FromRocks(batch.Delete(handles_[cf], ToSlice(key)), "shard " + dir_ + ": batch"));
     }
   }
   for (int cf = 0; cf < kNumCfs; ++cf) {
@@ -139,6 +166,7 @@ Status ShardDb::Commit() {
   options.sync = sync_;
   PS_RETURN_IF_ERROR(FromRocks(db_->Write(options, &batch), "shard " + dir_ + ": checkpoint"));
   for (Overlay& overlay : overlay_) overlay.clear();
+  for (auto& deletes : deletes_) deletes.clear();
   clear_.fill(false);
   for (LastRead& last : last_read_) last.valid = false;
   // Iterators keep showing the database as of their creation; renew them.
@@ -160,6 +188,7 @@ Status ShardDb::SyncWal() { return FromRocks(db_->SyncWAL(), "shard " + dir_ + "
 size_t ShardDb::pending_writes() const {
   size_t n = 0;
   for (const Overlay& overlay : overlay_) n += overlay.size();
+  for (const auto& deletes : deletes_) n += deletes.size();
   return n;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "common/status_or.h"
@@ -49,6 +50,11 @@ class ShardDb {
   // `*value` is valid until the next call on this object.
   Status Get(Cf cf, std::string_view key, std::string_view* value, bool* found);
   void Put(Cf cf, std::string_view key, std::string value);
+  // Deletes `key` in the next commit (before that commit's writes, so a Put
+  // of the same key wins). Until then Get no longer finds it.
+  void Delete(Cf cf, std::string_view key);
+  // Whether the next commit writes or deletes `key`.
+  bool IsPending(Cf cf, std::string_view key) const;
   // Deletes every stored key of `cf` in the next commit, before its writes.
   void ClearOnCommit(Cf cf) { clear_[cf] = true; }
   // Calls `fn` with every overlay entry (what the next commit writes), in no
@@ -94,6 +100,7 @@ class ShardDb {
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   std::array<Overlay, kNumCfs> overlay_;
+  std::array<std::unordered_set<std::string, StringHash, std::equal_to<>>, kNumCfs> deletes_;
   std::array<bool, kNumCfs> clear_{};
   std::array<LastRead, kNumCfs> last_read_;
   std::array<std::unique_ptr<rocksdb::Iterator>, kNumCfs> iterators_;

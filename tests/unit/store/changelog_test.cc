@@ -246,6 +246,81 @@ TEST_F(ChangelogTest, ExpiredEntriesGetTombstonesUnlessWrittenAgain) {
   EXPECT_TRUE(restored.LookupContent("site", DigestOf(100)).value().has_value());
 }
 
+ShardOptions ShortTtls() {
+  ShardOptions options = storetest::TestShardOptions();
+  options.url_ttl = options.exact_ttl = options.near_ttl = std::chrono::seconds(80);
+  return options;
+}
+
+TEST_F(ChangelogTest, DeadEntriesLeaveTheChangelogWithoutWaitingForCompaction) {
+  // Nothing here is ever flushed or compacted (the memtables are far from
+  // full), so every tombstone comes from the checkpoints' sweep.
+  const ShardOptions options = ShortTtls();
+  FakeTopic topic;
+  auto* source = dynamic_cast<RocksShard*>(&Open(options));
+  ASSERT_NE(source, nullptr);
+  for (int64_t i = 0; i < 30; ++i) WriteRecord(*source, i, Ms(500 + i * 1000), i);
+  topic.Checkpoint(*source, Offset(30));
+  const std::map<int, int> all = topic.LiveKeysByFamily();
+  ASSERT_EQ(all.at(kUrlCf), 30);
+  ASSERT_EQ(all.at(kNearCf), 30);
+
+  // Event time reaches 100 s: records 0..19 (last seen before 20 s) are dead
+  // in every store, except digest 3's, seen again at 50 s.
+  ASSERT_TRUE(source->TouchContent("site", DigestOf(3), Ms(50'000)).ok());
+  WriteRecord(*source, 30, Ms(100'000), 30);
+  topic.Checkpoint(*source, Offset(31));
+
+  std::map<int, int> live = topic.LiveKeysByFamily();
+  EXPECT_EQ(live[kUrlCf], 11);    // 20..30
+  EXPECT_EQ(live[kExactCf], 12);  // 20..30 and 3
+  EXPECT_EQ(live[kNearCf], 11);
+  // SimHash table keys outlive their entry by a grace period (near_store.h):
+  // 10 s here, so those of 10..19 are still there.
+  EXPECT_EQ(live[kNearTablesCf], all.at(kNearTablesCf) / 30 * 21);
+  // The local shard forgot them in the same checkpoint.
+  EXPECT_EQ(source->CountKeys(kUrlCf).value(), 11u);
+  EXPECT_EQ(source->CountKeys(kExactCf).value(), 12u);
+
+  // A shard restored from the compacted changelog answers as the source.
+  ASSERT_TRUE(Restore(topic.Compacted(), 0, topic.end(), options, true).ok());
+  Shard& restored = OpenRestored(options);
+  for (int64_t i = 0; i <= 30; ++i) {
+    EXPECT_EQ(restored.LookupContent("site", DigestOf(i)).value().has_value(), i >= 20 || i == 3)
+        << i;
+    EXPECT_EQ(restored.LookupUrl("site", DigestOf(1000 + i)).value().seen, i >= 20) << i;
+  }
+}
+
+TEST_F(ChangelogTest, TheSweepWorksInSlicesPacedByTheWritesOfEachCheckpoint) {
+  const ShardOptions options = ShortTtls();
+  FakeTopic topic;
+  auto* source = dynamic_cast<RocksShard*>(&Open(options));
+  ASSERT_NE(source, nullptr);
+  constexpr int64_t kOld = 20'000;
+  for (int64_t i = 0; i < kOld; ++i) {
+    ASSERT_TRUE(source->InsertContent("site", DigestOf(i), MakeOrigin(i, Ms(1000))).ok());
+  }
+  topic.Checkpoint(*source, Offset(kOld));
+
+  // Each later checkpoint writes one entry, at a time when all the old ones
+  // are dead: each visits a bounded slice (4096 keys plus 4 per write), not
+  // the whole state, and together they cover it.
+  std::vector<size_t> tombstones;
+  for (int64_t i = 0; i < 6; ++i) {
+    ASSERT_TRUE(source->InsertContent("site", DigestOf(kOld + i), MakeOrigin(kOld + i, Ms(200'000)))
+                    .ok());
+    const size_t before = topic.records.size();
+    topic.Checkpoint(*source, Offset(kOld + i + 1));
+    size_t n = 0;
+    for (size_t r = before; r < topic.records.size(); ++r) n += !topic.records[r].value;
+    tombstones.push_back(n);
+  }
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(tombstones[i], 4096, 16) << i;
+  EXPECT_EQ(topic.LiveKeysByFamily()[kExactCf], 6);
+  EXPECT_EQ(source->CountKeys(kExactCf).value(), 6u);
+}
+
 TEST_F(ChangelogTest, BloomModeShipsTheFilterPagesAndRestoresThem) {
   ShardOptions options = storetest::TestShardOptions();
   options.url_mode = UrlMode::kBloom;
