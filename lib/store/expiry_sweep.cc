@@ -7,6 +7,26 @@
 
 namespace pagesieve::store {
 
+namespace {
+
+int64_t Cutoff(const ExpirySweep::Family& family, EventTime watermark) {
+  return LiveCutoff(LiveCutoff(ToMillis(watermark), family.ttl), family.grace);
+}
+
+bool LastSeenBefore(std::string_view value, int64_t cutoff) {
+  int64_t last_seen = 0;
+  return PeekLastSeen(value, &last_seen) && last_seen < cutoff;
+}
+
+}  // namespace
+
+bool ExpirySweep::IsDead(Cf cf, std::string_view value, EventTime watermark) const {
+  for (const Family& family : families_) {
+    if (family.cf == cf) return LastSeenBefore(value, Cutoff(family, watermark));
+  }
+  return false;
+}
+
 Status ExpirySweep::Step(ShardDb* db, EventTime watermark, uint64_t budget,
                          const std::function<void(Cf cf, std::string_view key)>& dead) {
   if (families_.empty()) return Status::Ok();
@@ -39,8 +59,7 @@ StatusOr<bool> ExpirySweep::Visit(ShardDb* db, size_t index, std::string_view fr
                                   const std::string* to, EventTime watermark, uint64_t* budget,
                                   const std::function<void(Cf cf, std::string_view key)>& dead) {
   const Family& family = families_[index];
-  const int64_t cutoff =
-      LiveCutoff(LiveCutoff(ToMillis(watermark), family.ttl), family.grace);
+  const int64_t cutoff = Cutoff(family, watermark);
   rocksdb::ReadOptions options;
   options.total_order_seek = true;  // across prefixes, ignoring the prefix extractor
   options.fill_cache = false;       // a pass would evict the blocks lookups need
@@ -63,9 +82,8 @@ StatusOr<bool> ExpirySweep::Visit(ShardDb* db, size_t index, std::string_view fr
       return false;
     }
     --*budget;
-    int64_t last_seen = 0;
     const std::string_view value(it->value().data(), it->value().size());
-    if (PeekLastSeen(value, &last_seen) && last_seen < cutoff && !db->IsPending(family.cf, key)) {
+    if (LastSeenBefore(value, cutoff) && !db->IsPending(family.cf, key)) {
       dead(family.cf, key);
     }
   }

@@ -44,6 +44,10 @@ class ExpirySweep {
   Status Step(ShardDb* db, EventTime watermark, uint64_t budget,
               const std::function<void(Cf cf, std::string_view key)>& dead);
 
+  // Whether `value`, stored in `cf`, is dead at `watermark`; false for a
+  // family the sweep does not cover.
+  bool IsDead(Cf cf, std::string_view value, EventTime watermark) const;
+
   // Whole passes over every family completed so far.
   uint64_t passes() const { return passes_; }
 

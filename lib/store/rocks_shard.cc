@@ -2,6 +2,10 @@
 
 #include <rocksdb/table_properties.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "store/changelog.h"
 #include "store/shard_meta.h"
 #include "store/url_bloom.h"
@@ -167,10 +171,23 @@ Status RocksShard::ForEachChange(
     const std::string header = bloom_->EncodeHeader();
     fn(ChangelogEntryKey(kMetaCf, kBloomHeaderKey), header);
   }
+  // An entry written since the last checkpoint but already dead at its
+  // watermark (a batch spanning more event time than a TTL) is deleted
+  // instead: shipping it would only make the changelog hold it until a
+  // sweep comes by.
+  std::vector<std::pair<Cf, std::string>> dead_pending;
   db_->ForEachPending([&](Cf cf, std::string_view key, std::string_view value) {
     if (cf == kMetaCf || cf == kBloomCf) return;
+    if (sweep_.IsDead(cf, value, watermark_)) {
+      dead_pending.emplace_back(cf, key);
+      return;
+    }
     fn(ChangelogEntryKey(cf, key), value);
   });
+  for (const auto& [cf, key] : dead_pending) {
+    fn(ChangelogEntryKey(cf, key), std::nullopt);
+    db_->Delete(cf, key);
+  }
   // A key compaction expired gets a tombstone unless it exists again: the
   // key is read now, on this thread, so a later write of it reaches the
   // changelog after the tombstone. One that exists again but expired is

@@ -292,6 +292,32 @@ TEST_F(ChangelogTest, DeadEntriesLeaveTheChangelogWithoutWaitingForCompaction) {
   }
 }
 
+TEST_F(ChangelogTest, ACheckpointSpanningMoreThanATtlShipsOnlyWhatIsStillAlive) {
+  // A backfill can put hours of event time in one checkpoint: what died
+  // within it is deleted and never shipped as an entry.
+  const ShardOptions options = ShortTtls();
+  FakeTopic topic;
+  auto* source = dynamic_cast<RocksShard*>(&Open(options));
+  ASSERT_NE(source, nullptr);
+  WriteRecord(*source, 0, Ms(1000), 0);
+  WriteRecord(*source, 1, Ms(200'000), 1);
+  topic.Checkpoint(*source, Offset(2));
+
+  std::map<int, int> live = topic.LiveKeysByFamily();
+  EXPECT_EQ(live[kUrlCf], 1);
+  EXPECT_EQ(live[kExactCf], 1);
+  EXPECT_EQ(live[kNearCf], 1);
+  EXPECT_EQ(source->CountKeys(kExactCf).value(), 1u);
+  EXPECT_TRUE(source->LookupContent("site", DigestOf(1), {}).value().has_value());
+  // Record 0's entries were never shipped with a value, only tombstoned.
+  std::map<int, int> shipped;
+  for (const FakeTopic::Record& r : topic.records) {
+    ChangelogKey k = DecodeChangelogKey(r.key).value();
+    if (!k.marker && r.value) ++shipped[k.column_family];
+  }
+  EXPECT_EQ(shipped, live);
+}
+
 TEST_F(ChangelogTest, TheSweepWorksInSlicesPacedByTheWritesOfEachCheckpoint) {
   const ShardOptions options = ShortTtls();
   FakeTopic topic;
