@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "cli/command.h"
@@ -78,7 +79,8 @@ StatusOr<run::RunSummary> RunOneStage(const RunSetup& setup, run::RunMetrics& me
 // and thread. This thread supervises: a signal stops both, a failure of
 // either stops the other, and with --until the deciding stage stops once
 // it has read everything the re-keying stage published.
-StatusOr<run::RunSummary> RunTwoStages(const RunSetup& setup, run::RunMetrics& metrics) {
+StatusOr<run::RunSummary> RunTwoStages(const RunSetup& setup, run::RunMetrics& rekey_metrics,
+                                       run::RunMetrics& metrics) {
   kafka::KafkaOptions rekey_kafka = setup.kafka;
   rekey_kafka.group_id = setup.kafka.rekey.group_id;
   rekey_kafka.changelog.enabled = false;
@@ -97,10 +99,8 @@ StatusOr<run::RunSummary> RunTwoStages(const RunSetup& setup, run::RunMetrics& m
   decide_run.upstream_done = &upstream_done;
 
   std::atomic<bool> stop_rekey{false}, stop_decide{false};
-  // The re-keying stage reports into a registry of its own: /metrics shows
-  // the deciding stage, whose readiness is the daemon's.
   run::RunLoop rekey(std::move(rekey_kafka), setup.sieve, setup.state, rekey_run, Clock::System(),
-                     stop_rekey);
+                     stop_rekey, &rekey_metrics);
   run::RunLoop decide(std::move(decide_kafka), setup.sieve, setup.state, decide_run,
                       Clock::System(), stop_decide, &metrics);
   // In this order: the re-keying stage creates the repartition topic.
@@ -155,9 +155,15 @@ int Run(const RunFlags& flags) {
   std::signal(SIGINT, OnStopSignal);
   metrics::Registry registry;
   run::RunMetrics metrics(registry);
+  // Two stages: the re-keying one reports under its own prefix, and the
+  // daemon is ready when both are.
+  std::optional<run::RunMetrics> rekey_metrics;
+  if (setup->kafka.rekey.enabled) rekey_metrics.emplace(registry, run::kRekeyMetricsPrefix);
   // Listening before Kafka is reached: /healthz answers during start-up, and
   // a busy port fails the start at once.
-  http::MetricsServer server(registry, [&metrics] { return metrics.ready.load(); });
+  http::MetricsServer server(registry, [&metrics, &rekey_metrics] {
+    return metrics.ready.load() && (!rekey_metrics || rekey_metrics->ready.load());
+  });
   if (setup->metrics.listen) {
     Status listening = server.Start(*setup->metrics.listen);
     if (!listening.ok()) {
@@ -169,7 +175,7 @@ int Run(const RunFlags& flags) {
     spdlog::info("serving /metrics, /healthz and /readyz on http://{}", bound.ToString());
   }
   StatusOr<run::RunSummary> summary =
-      setup->kafka.rekey.enabled ? RunTwoStages(*setup, metrics) : RunOneStage(*setup, metrics);
+      rekey_metrics ? RunTwoStages(*setup, *rekey_metrics, metrics) : RunOneStage(*setup, metrics);
   if (!summary.ok()) {
     cli::PrintError(summary.status());
     return cli::kExitFailure;

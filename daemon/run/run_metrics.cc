@@ -17,12 +17,12 @@ std::vector<double> LookupBuckets() { return ExponentialBuckets(0.000001, 4, 11)
 
 }  // namespace
 
-RunMetrics::RunMetrics(metrics::Registry& r)
+RunMetrics::RunMetrics(metrics::Registry& r, const std::string& prefix)
     : registry(r),
-      records_consumed(r.AddCounter("pagesieve_records_consumed_total",
+      records_consumed(r.AddCounter(prefix + "records_consumed_total",
                                     "Input records consumed and handed to their partition.")
                            .Get()),
-      verdicts(r.AddCounter("pagesieve_verdicts_total",
+      verdicts(r.AddCounter(prefix + "verdicts_total",
                             "Verdicts decided, by verdict (unique, duplicate, skipped) and "
                             "duplicate tier (url, exact, near; none otherwise).",
                             {"verdict", "tier"})),
@@ -31,94 +31,94 @@ RunMetrics::RunMetrics(metrics::Registry& r)
       duplicate_exact(verdicts.WithLabels({"duplicate", "exact"})),
       duplicate_near(verdicts.WithLabels({"duplicate", "near"})),
       skipped(verdicts.WithLabels({"skipped", "none"})),
-      dead_letters(r.AddCounter("pagesieve_dead_letters_total",
+      dead_letters(r.AddCounter(prefix + "dead_letters_total",
                                 "Input records sent to the dead-letter topic.")
                        .Get()),
-      truncated(r.AddCounter("pagesieve_truncated_records_total",
+      truncated(r.AddCounter(prefix + "truncated_records_total",
                              "Records whose body was cut at max_body_bytes.")
                     .Get()),
-      rebalances(r.AddCounter("pagesieve_rebalances_total",
+      rebalances(r.AddCounter(prefix + "rebalances_total",
                               "Consumer group rebalance events (assign, revoke, lost).",
                               {"event"})),
-      delivery_errors(r.AddCounter("pagesieve_producer_delivery_errors_total",
+      delivery_errors(r.AddCounter(prefix + "producer_delivery_errors_total",
                                    "Output messages the broker did not acknowledge.")
                           .Get()),
-      checkpoints(r.AddCounter("pagesieve_checkpoints_total",
+      checkpoints(r.AddCounter(prefix + "checkpoints_total",
                                "Shard checkpoints taken (state and offset saved together).")
                       .Get()),
-      changelog_records(r.AddCounter("pagesieve_changelog_records_total",
+      changelog_records(r.AddCounter(prefix + "changelog_records_total",
                                      "State changes shipped to the changelog topic (entries, "
                                      "tombstones, checkpoint markers).")
                             .Get()),
-      restored_records(r.AddCounter("pagesieve_restored_records_total",
+      restored_records(r.AddCounter(prefix + "restored_records_total",
                                     "Changelog records applied to shards by restores.")
                            .Get()),
-      restored_bytes(r.AddCounter("pagesieve_restored_bytes_total",
+      restored_bytes(r.AddCounter(prefix + "restored_bytes_total",
                                   "Bytes of changelog records applied to shards by restores.")
                          .Get()),
-      processing_latency(r.AddHistogram("pagesieve_processing_latency_seconds",
+      processing_latency(r.AddHistogram(prefix + "processing_latency_seconds",
                                         "From a record consumed to its verdict decided (and "
                                         "queued for the producer).",
                                         {}, LatencyBuckets())
                              .Get()),
-      fingerprint_time(r.AddHistogram("pagesieve_fingerprint_seconds",
+      fingerprint_time(r.AddHistogram(prefix + "fingerprint_seconds",
                                       "Parsing and fingerprinting one record.", {},
                                       FingerprintBuckets())
                            .Get()),
-      lookup_time(r.AddHistogram("pagesieve_store_lookup_seconds",
+      lookup_time(r.AddHistogram(prefix + "store_lookup_seconds",
                                  "One lookup in a shard's store (url, exact, near).", {"store"},
                                  LookupBuckets())),
       url_lookup(lookup_time.WithLabels({"url"})),
       exact_lookup(lookup_time.WithLabels({"exact"})),
       near_lookup(lookup_time.WithLabels({"near"})),
-      consumer_lag(r.AddGauge("pagesieve_consumer_lag_records",
+      consumer_lag(r.AddGauge(prefix + "consumer_lag_records",
                               "Records in the partition not yet decided (high watermark minus "
                               "next offset).",
                               {"partition"})),
-      event_time_lag(r.AddGauge("pagesieve_event_time_lag_seconds",
+      event_time_lag(r.AddGauge(prefix + "event_time_lag_seconds",
                                 "Wall clock minus the partition's watermark (latest event time "
                                 "seen).",
                                 {"partition"})),
-      bloom_fill(r.AddGauge("pagesieve_bloom_fill_ratio",
+      bloom_fill(r.AddGauge(prefix + "bloom_fill_ratio",
                             "Fraction of the URL Bloom filter's live bits that are set.",
                             {"partition"})),
-      bloom_fpr(r.AddGauge("pagesieve_bloom_false_positive_rate",
+      bloom_fpr(r.AddGauge(prefix + "bloom_false_positive_rate",
                            "The URL Bloom filter's false-positive rate estimated from its fill.",
                            {"partition"})),
-      store_entries(r.AddGauge("pagesieve_store_entries",
+      store_entries(r.AddGauge(prefix + "store_entries",
                                "Entries per store (RocksDB's estimate, expired ones included "
                                "until compaction).",
                                {"partition", "store"})),
       disk_bytes(
-          r.AddGauge("pagesieve_store_disk_bytes", "Live SST files of the shard.", {"partition"})),
-      memtable_bytes(r.AddGauge("pagesieve_store_memtable_bytes",
+          r.AddGauge(prefix + "store_disk_bytes", "Live SST files of the shard.", {"partition"})),
+      memtable_bytes(r.AddGauge(prefix + "store_memtable_bytes",
                                 "Memtables of the shard (from the shared write buffer).",
                                 {"partition"})),
-      pending_compaction_bytes(r.AddGauge(
-          "pagesieve_store_pending_compaction_bytes",
+      pending_compaction_bytes(r.AddGauge(prefix + "store_pending_compaction_bytes",
           "RocksDB's estimate of the bytes compaction still has to rewrite in the shard.",
           {"partition"})),
-      pending_writes(r.AddGauge("pagesieve_store_pending_writes",
+      pending_writes(r.AddGauge(prefix + "store_pending_writes",
                                 "Keys written since the shard's last checkpoint.", {"partition"})),
-      restore_progress(r.AddGauge("pagesieve_restore_progress_ratio",
+      restore_progress(r.AddGauge(prefix + "restore_progress_ratio",
                                   "Share of the shard's changelog records restored before the "
                                   "partition is processed (1: serving).",
                                   {"partition"})),
       assigned_partitions(
-          r.AddGauge("pagesieve_assigned_partitions", "Input partitions this process owns.").Get()),
+          r.AddGauge(prefix + "assigned_partitions", "Input partitions this process owns.").Get()),
       paused_partitions(
-          r.AddGauge("pagesieve_paused_partitions", "Partitions paused by backpressure.").Get()),
-      pending_bytes(r.AddGauge("pagesieve_pending_bytes",
+          r.AddGauge(prefix + "paused_partitions", "Partitions paused by backpressure.").Get()),
+      pending_bytes(r.AddGauge(prefix + "pending_bytes",
                                "Input bytes consumed and not yet decided (run.max_pending_bytes).")
                         .Get()),
-      prepare_queue(r.AddGauge("pagesieve_fingerprint_queue_records",
+      prepare_queue(r.AddGauge(prefix + "fingerprint_queue_records",
                                "Records waiting for or in fingerprinting.")
                         .Get()),
-      producer_queue(r.AddGauge("pagesieve_producer_queue_messages",
+      producer_queue(r.AddGauge(prefix + "producer_queue_messages",
                                 "Output messages produced and not yet acknowledged.")
                          .Get()),
-      ready_gauge(r.AddGauge("pagesieve_ready", "1 when /readyz answers 200.").Get()) {
-  r.AddGauge("pagesieve_build_info", "Always 1; the version as a label.", {"version"})
+      ready_gauge(r.AddGauge(prefix + "ready", "1 when /readyz answers 200.").Get()) {
+  if (prefix != kRunMetricsPrefix) return;  // once per process
+  r.AddGauge(prefix + "build_info", "Always 1; the version as a label.", {"version"})
       .WithLabels({std::string(kVersionString)})
       .Set(1);
 }

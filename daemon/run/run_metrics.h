@@ -1,12 +1,16 @@
 #pragma once
 
 #include <atomic>
+#include <string>
 
 #include "common/types.h"
 #include "engine/verdict_counts.h"
 #include "metrics/registry.h"
 
 namespace pagesieve::run {
+
+inline constexpr char kRunMetricsPrefix[] = "pagesieve_";
+inline constexpr char kRekeyMetricsPrefix[] = "pagesieve_rekey_";
 
 // Every metric of `pagesieve run` (docs/metrics.md lists them), registered
 // in one registry, with the children hot paths touch looked up once.
@@ -15,8 +19,12 @@ namespace pagesieve::run {
 // the fingerprinting workers); per-partition gauges are written by the loop's
 // periodic sample. `ready` is the loop's answer to /readyz. Thread-safe like
 // the metrics it holds.
+//
+// Every name starts with `prefix`: the re-keying stage of a two-stage run
+// (docs/rekey.md) registers its own set, kRekeyMetricsPrefix, in the same
+// registry, so /metrics shows both stages.
 struct RunMetrics {
-  explicit RunMetrics(metrics::Registry& registry);
+  explicit RunMetrics(metrics::Registry& registry, const std::string& prefix = kRunMetricsPrefix);
 
   // Adds to the verdict, dead-letter and truncation counters what `now`
   // counts beyond the totals last added.

@@ -139,6 +139,46 @@ TEST_F(DaemonTest, MetricsMoveByTheRecordsProcessedAndMatchTheVerdicts) {
   EXPECT_GT(lines, 3);
 }
 
+TEST_F(DaemonTest, AReKeyedRunShowsBothStagesOnMetrics) {
+  // Input keyed by URL: the re-keying stage reports under pagesieve_rekey_,
+  // the deciding stage under the usual names, on one /metrics.
+  std::vector<TestMessage> stream = LabelledStream({.seed = 5, .bad_records = 2});
+  for (TestMessage& m : stream) {
+    const Json event = Json::parse(m.value, nullptr, /*allow_exceptions=*/false);
+    if (event.is_object()) m.key = event.value("url", "no url");
+  }
+  const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"),
+                                         "[input]\npartitioned_by = \"url\"\n");
+  DaemonProcess daemon(config, dir_.File("daemon.log"));
+  daemon.Start();
+  const int port = ListeningPort(daemon);
+  ASSERT_GT(port, 0) << daemon.Log();
+  Exposition ready = ScrapeUntil(port, [](const Exposition& e) {
+    return e.Value("pagesieve_ready") == 1 && e.Value("pagesieve_rekey_ready") == 1;
+  });
+  EXPECT_EQ(ready.Value("pagesieve_rekey_assigned_partitions"), kPartitions) << daemon.Log();
+  EXPECT_EQ(Get(port, "/readyz")->status, 200);
+
+  ASSERT_TRUE(Produce(input_, stream).ok());
+  ReadPublished(stream.size());
+  const double n = static_cast<double>(stream.size());
+  Exposition after = ScrapeUntil(port, [&](const Exposition& e) {
+    return e.Value("pagesieve_rekey_records_consumed_total") == n &&
+           e.Value("pagesieve_records_consumed_total") == n - 2 &&
+           e.Sum("pagesieve_rekey_consumer_lag_records") == 0;
+  });
+  // The first stage consumed every input record and dead-lettered the bad
+  // ones itself; the second decided the rest.
+  EXPECT_EQ(after.Value("pagesieve_rekey_records_consumed_total"), n);
+  EXPECT_EQ(after.Value("pagesieve_rekey_dead_letters_total"), 2);
+  EXPECT_EQ(after.Value("pagesieve_rekey_fingerprint_seconds_count"), n);
+  EXPECT_EQ(after.Sum("pagesieve_rekey_consumer_lag_records"), 0);
+  EXPECT_EQ(after.Value("pagesieve_records_consumed_total"), n - 2);
+  EXPECT_EQ(after.Sum("pagesieve_verdicts_total"), n - 2);
+  EXPECT_EQ(after.Value("pagesieve_dead_letters_total"), 0);
+  EXPECT_EQ(daemon.Terminate(), 0) << daemon.Log();
+}
+
 TEST_F(DaemonTest, ReadyzIs503WhileTheBrokerIsNotReachedAndHealthzIs200) {
   const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"));
   DaemonProcess daemon(
