@@ -94,7 +94,8 @@ RunMetrics::RunMetrics(metrics::Registry& r, const std::string& prefix)
       memtable_bytes(r.AddGauge(prefix + "store_memtable_bytes",
                                 "Memtables of the shard (from the shared write buffer).",
                                 {"partition"})),
-      pending_compaction_bytes(r.AddGauge(prefix + "store_pending_compaction_bytes",
+      pending_compaction_bytes(r.AddGauge(
+          prefix + "store_pending_compaction_bytes",
           "RocksDB's estimate of the bytes compaction still has to rewrite in the shard.",
           {"partition"})),
       pending_writes(r.AddGauge(prefix + "store_pending_writes",

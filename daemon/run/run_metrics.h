@@ -59,16 +59,16 @@ struct RunMetrics {
   metrics::Histogram& near_lookup;
 
   // Sampled by the loop.
-  metrics::GaugeFamily& consumer_lag;      // partition
-  metrics::GaugeFamily& event_time_lag;    // partition
-  metrics::GaugeFamily& bloom_fill;        // partition
-  metrics::GaugeFamily& bloom_fpr;         // partition
-  metrics::GaugeFamily& store_entries;     // partition, store
-  metrics::GaugeFamily& disk_bytes;        // partition
-  metrics::GaugeFamily& memtable_bytes;    // partition
+  metrics::GaugeFamily& consumer_lag;              // partition
+  metrics::GaugeFamily& event_time_lag;            // partition
+  metrics::GaugeFamily& bloom_fill;                // partition
+  metrics::GaugeFamily& bloom_fpr;                 // partition
+  metrics::GaugeFamily& store_entries;             // partition, store
+  metrics::GaugeFamily& disk_bytes;                // partition
+  metrics::GaugeFamily& memtable_bytes;            // partition
   metrics::GaugeFamily& pending_compaction_bytes;  // partition
-  metrics::GaugeFamily& pending_writes;    // partition
-  metrics::GaugeFamily& restore_progress;  // partition
+  metrics::GaugeFamily& pending_writes;            // partition
+  metrics::GaugeFamily& restore_progress;          // partition
   metrics::Gauge& assigned_partitions;
   metrics::Gauge& paused_partitions;
   metrics::Gauge& pending_bytes;

@@ -46,7 +46,6 @@ Status ExpirySweep::Step(ShardDb* db, EventTime watermark, uint64_t budget,
       // The family is done to its end: the next step starts with the next one.
       family_ = (index + 1) % families_.size();
       resume_.clear();
-      if (family_ == 0) ++passes_;
     }
   }
   // A whole round within the budget: the next step starts where this one did.

@@ -48,21 +48,17 @@ class ExpirySweep {
   // family the sweep does not cover.
   bool IsDead(Cf cf, std::string_view value, EventTime watermark) const;
 
-  // Whole passes over every family completed so far.
-  uint64_t passes() const { return passes_; }
-
  private:
   // Visits keys of family `index` in [from, to) (empty: that end of the
   // family). Stops early when the budget runs out, leaving the resume point.
   // Returns whether the range was finished.
-  StatusOr<bool> Visit(ShardDb* db, size_t index, std::string_view from,
-                       const std::string* to, EventTime watermark, uint64_t* budget,
+  StatusOr<bool> Visit(ShardDb* db, size_t index, std::string_view from, const std::string* to,
+                       EventTime watermark, uint64_t* budget,
                        const std::function<void(Cf cf, std::string_view key)>& dead);
 
   std::vector<Family> families_;
   size_t family_ = 0;   // where the next step starts
   std::string resume_;  // first key of families_[family_] not visited; empty: its start
-  uint64_t passes_ = 0;
 };
 
 }  // namespace pagesieve::store

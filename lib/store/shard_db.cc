@@ -53,7 +53,7 @@ StatusOr<std::unique_ptr<ShardDb>> ShardDb::Open(
 
 ShardDb::~ShardDb() {
   for (auto& it : iterators_) it.reset();  // before the handles and the DB they pin
-  scratch_.Reset();  // it may pin a block of a cache that closes with the DB
+  scratch_.Reset();                        // it may pin a block of a cache that closes with the DB
   if (!db_) return;
   for (rocksdb::ColumnFamilyHandle* h : handles_) {
     db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();

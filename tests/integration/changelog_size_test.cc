@@ -21,8 +21,7 @@ using std::chrono::seconds;
 constexpr int64_t kStart = 1790812800000;  // 2026-10-01
 constexpr int64_t kStepMs = 120'000;       // one event every two minutes
 constexpr int64_t kTtlMs = 3600'000;       // every store's TTL
-constexpr char kShortTtls[] =
-    "[url]\nttl = \"1h\"\n[exact]\nttl = \"1h\"\n[near]\nttl = \"1h\"\n";
+constexpr char kShortTtls[] = "[url]\nttl = \"1h\"\n[exact]\nttl = \"1h\"\n[near]\nttl = \"1h\"\n";
 
 // Entries per column family in the compacted view of one changelog
 // partition.

@@ -1,5 +1,7 @@
 // The shard's changelog: what a checkpoint ships, and a restore from it
 // into an empty or stale shard (docs/changelog.md).
+#include "store/changelog.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -7,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "store/changelog.h"
 #include "store/rocks_shard.h"
 #include "store/shard_restore.h"
 #include "store_test_util.h"
@@ -69,8 +70,7 @@ class ChangelogTest : public storetest::ShardTest {
   // Restores records [from, end) of `records` into the shard directory of
   // this test (closed), as the daemon does on assignment.
   Status Restore(const std::vector<FakeTopic::Record>& records, size_t from, Offset changelog_end,
-                 const ShardOptions& options = storetest::TestShardOptions(),
-                 bool reset = false) {
+                 const ShardOptions& options = storetest::TestShardOptions(), bool reset = false) {
     Close();
     PS_ASSIGN_OR_RETURN(std::unique_ptr<ShardRestore> restore,
                         env_->OpenRestore("pages", storetest::kPartition, options));
@@ -205,11 +205,15 @@ TEST_F(ChangelogTest, RecordsAfterTheLastMarkerAreRestoredButTheOffsetIsTheMarke
   topic.Checkpoint(source, Offset(1));
   WriteRecord(source, 1, Ms(1001), 2);
   std::vector<FakeTopic::Record> shipped;
-  ASSERT_TRUE(source.ForEachChange(Offset(2), [&](std::string_view k, auto v) {
-    if (ChangelogKey key = DecodeChangelogKey(k).value(); !key.marker) {
-      topic.records.push_back({std::string(k), std::string(*v)});
-    }
-  }).ok());
+  ASSERT_TRUE(source
+                  .ForEachChange(Offset(2),
+                                 [&](std::string_view k, auto v) {
+                                   if (ChangelogKey key = DecodeChangelogKey(k).value();
+                                       !key.marker) {
+                                     topic.records.push_back({std::string(k), std::string(*v)});
+                                   }
+                                 })
+                  .ok());
   ASSERT_TRUE(Restore(topic.records, 0, topic.end()).ok());
   Shard& restored = OpenRestored();
   EXPECT_EQ(restored.checkpointed_offset(), Offset(1));
@@ -334,8 +338,8 @@ TEST_F(ChangelogTest, TheSweepWorksInSlicesPacedByTheWritesOfEachCheckpoint) {
   // the whole state, and together they cover it.
   std::vector<size_t> tombstones;
   for (int64_t i = 0; i < 6; ++i) {
-    ASSERT_TRUE(source->InsertContent("site", DigestOf(kOld + i), MakeOrigin(kOld + i, Ms(200'000)))
-                    .ok());
+    ASSERT_TRUE(
+        source->InsertContent("site", DigestOf(kOld + i), MakeOrigin(kOld + i, Ms(200'000))).ok());
     const size_t before = topic.records.size();
     topic.Checkpoint(*source, Offset(kOld + i + 1));
     size_t n = 0;
@@ -364,7 +368,8 @@ TEST_F(ChangelogTest, BloomModeShipsTheFilterPagesAndRestoresThem) {
 
   ASSERT_TRUE(Restore(topic.records, 0, topic.end(), options).ok());
   Shard& restored = OpenRestored(options);
-  for (int64_t i = 0; i < 100; ++i) EXPECT_TRUE(restored.LookupUrl("site", DigestOf(i)).value().seen);
+  for (int64_t i = 0; i < 100; ++i)
+    EXPECT_TRUE(restored.LookupUrl("site", DigestOf(i)).value().seen);
 }
 
 TEST_F(ChangelogTest, AChangelogOfAnotherFingerprintVersionIsRefused) {
