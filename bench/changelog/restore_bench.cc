@@ -71,7 +71,6 @@ Status ProduceChangelog(const std::string& bootstrap, const std::string& topic, 
   };
   std::vector<Shape> page = {{store::kUrlCf, 24, 110}, {store::kExactCf, 24, 90},
                              {store::kNearCf, 16, 100}};
-  for (int t = 0; t < 10; ++t) page.push_back({store::kNearTablesCf, 19, 8});
   int64_t sent = 0, pages = 0;
   // A marker the restoring shard accepts: this build's format and the
   // default SimHash layout.

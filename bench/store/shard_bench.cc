@@ -3,6 +3,7 @@
 //
 //   shard_bench --dir=/tmp/shard-bench --stages=1000000,10000000 [--ops=200000]
 //               [--scopes=1] [--batch=1000] [--cache_mb=1024] [--buffer_mb=256]
+//               [--near_tables=0]
 //
 // For each stage N the shard is filled (through the Shard API, checkpointing
 // every --batch records) until it holds N records, each with a URL, an exact
@@ -37,9 +38,11 @@ struct Flags {
   uint64_t batch = 1000;
   int cache_mb = 1024;
   int buffer_mb = 256;
+  int near_tables = 0;  // near.tables: 0 derives it from the distance (3)
 };
 
 constexpr uint64_t kFresh = uint64_t{1} << 40;  // ids of records made while measuring
+constexpr int64_t kTimedOffsets = int64_t{1} << 50;
 
 [[noreturn]] void Die(const std::string& what) {
   std::fprintf(stderr, "shard_bench: %s\n", what.c_str());
@@ -76,6 +79,8 @@ Flags ParseFlags(int argc, char** argv) {
       f.cache_mb = std::stoi(value);
     } else if (name == "buffer_mb") {
       f.buffer_mb = std::stoi(value);
+    } else if (name == "near_tables") {
+      f.near_tables = std::stoi(value);
     } else {
       Die("unknown flag " + arg);
     }
@@ -178,25 +183,38 @@ class Driver {
     const Timer timer;
     for (uint64_t j = 0; j < work.size(); ++j) {
       ops += step(work[j]);
-      if ((j + 1) % flags_.batch == 0) Check(shard_->Checkpoint(Offset(++offset_)));
+      if ((j + 1) % flags_.batch == 0) Check(shard_->Checkpoint(TimedOffset()));
     }
-    Check(shard_->Checkpoint(Offset(++offset_)));
+    Check(shard_->Checkpoint(TimedOffset()));
     std::printf("  %-7s %s, %.2f ops/record\n", name,
                 timer.Report(static_cast<double>(ops), "ops").c_str(),
                 static_cast<double>(ops) / static_cast<double>(work.size()));
   }
 
-  // Event time moves on from the last record of the fill, 1 ms per call.
-  EventTime Now() { return RecordTime(stored_, spacing_ms_) + Duration(++clock_); }
-  BenchRecord Fresh() { return MakeRecord(kFresh + fresh_++, flags_.scopes, Now()); }
+  // Event time moves on from the last record of the fill (or the watermark
+  // a resumed shard opened at), 1 ms per call.
+  EventTime Now() {
+    return std::max(RecordTime(stored_, spacing_ms_), opened_at_) + Duration(++clock_);
+  }
+  BenchRecord Fresh() { return MakeRecord(kFresh + fresh_salt_ + fresh_++, flags_.scopes, Now()); }
+  // A resumed shard holds the new records of earlier runs: this run's are
+  // numbered from the watermark it opened at, which each run moves on (Now).
+  void Resume(EventTime watermark) {
+    opened_at_ = watermark;
+    fresh_salt_ = static_cast<uint64_t>(std::max<int64_t>(0, ToMillis(watermark)) + 1) << 24;
+  }
 
   Shard* shard_;
   const Flags& flags_;
   const int64_t spacing_ms_;
   uint64_t stored_ = 0;
   uint64_t fresh_ = 0;
+  uint64_t fresh_salt_ = 0;
+  EventTime opened_at_{};
   int64_t clock_ = 0;
-  int64_t offset_ = int64_t{1} << 50;
+  // Checkpoints of the timed loops still say how many records were filled,
+  // so a run that stops there resumes without filling again.
+  Offset TimedOffset() const { return Offset(kTimedOffsets + static_cast<int64_t>(stored_)); }
   uint64_t misses_ = 0;  // answers contradicting the workload (must stay 0)
 };
 
@@ -271,7 +289,7 @@ void PrintSizes(RocksShard& shard, uint64_t n) {
   const struct {
     const char* name;
     std::vector<Cf> cfs;
-  } stores[] = {{"url", {kUrlCf}}, {"exact", {kExactCf}}, {"near", {kNearCf, kNearTablesCf}}};
+  } stores[] = {{"url", {kUrlCf}}, {"exact", {kExactCf}}, {"near", {kNearCf}}};
   for (const auto& st : stores) {
     RocksShard::CfFigures sum;
     for (Cf cf : st.cfs) {
@@ -286,6 +304,8 @@ void PrintSizes(RocksShard& shard, uint64_t n) {
   const ShardStats stats = shard.Stats();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
+  std::printf("  near   index %.1f B/entry in memory (%d tables, %.2f indexed per entry)\n",
+              per(stats.near_index_memory_bytes), stats.near_tables, per(stats.near_index_entries));
   std::printf("  bloom  %.2f B/URL in memory (fill %.3f, est. FPR %.4f)\n",
               per(stats.bloom_memory_bytes), stats.bloom_fill_ratio,
               stats.bloom_false_positive_rate);
@@ -303,11 +323,17 @@ int Run(const Flags& flags) {
   ShardOptions options;
   options.fingerprint_version = 1;
   options.url_expected_items = flags.stages.back() + 3 * flags.ops * flags.stages.size();
+  options.near_tables = flags.near_tables;
+  const Timer open_timer;
   std::unique_ptr<Shard> shard = env->OpenShard("bench", PartitionId(0), options).value();
+  const ShardStats opened = shard->Stats();
+  std::printf("open: %s (SimHash index rebuilt from the entries)\n",
+              open_timer.Report(static_cast<double>(opened.near_index_entries), "entries").c_str());
   auto* rocks = dynamic_cast<RocksShard*>(shard.get());
   Driver driver(shard.get(), flags);
+  driver.Resume(shard->watermark());
   const int64_t resumed = shard->checkpointed_offset().value_or(Offset(0)).value();
-  driver.set_stored(static_cast<uint64_t>(resumed < (int64_t{1} << 50) ? resumed : 0));
+  driver.set_stored(static_cast<uint64_t>(resumed % kTimedOffsets));
   for (uint64_t n : flags.stages) {
     if (n > driver.stored()) driver.Fill(n);
     std::printf("stage %llu records, %llu scopes, batch %llu:\n",

@@ -60,6 +60,9 @@ void RunLoop::SamplePartition(PartitionId partition, const Assigned& a, EventTim
   metrics_->memtable_bytes.WithLabels({p}).Set(static_cast<double>(stats.memtable_bytes));
   metrics_->pending_compaction_bytes.WithLabels({p}).Set(
       static_cast<double>(stats.pending_compaction_bytes));
+  metrics_->memory_bytes.WithLabels({p, "bloom"}).Set(static_cast<double>(stats.bloom_memory_bytes));
+  metrics_->memory_bytes.WithLabels({p, "simhash_index"})
+      .Set(static_cast<double>(stats.near_index_memory_bytes));
   metrics_->pending_writes.WithLabels({p}).Set(static_cast<double>(stats.pending_writes));
   metrics_->restore_progress.WithLabels({p}).Set(1);  // opened from local disk: nothing to restore
 }

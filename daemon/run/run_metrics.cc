@@ -98,6 +98,10 @@ RunMetrics::RunMetrics(metrics::Registry& r, const std::string& prefix)
           prefix + "store_pending_compaction_bytes",
           "RocksDB's estimate of the bytes compaction still has to rewrite in the shard.",
           {"partition"})),
+      memory_bytes(r.AddGauge(prefix + "store_memory_bytes",
+                              "Heap bytes of the shard's in-memory structures: the URL Bloom "
+                              "filter and the SimHash index (which grows with the live entries).",
+                              {"partition", "structure"})),
       pending_writes(r.AddGauge(prefix + "store_pending_writes",
                                 "Keys written since the shard's last checkpoint.", {"partition"})),
       restore_progress(r.AddGauge(prefix + "restore_progress_ratio",

@@ -67,6 +67,7 @@ struct RunMetrics {
   metrics::GaugeFamily& disk_bytes;                // partition
   metrics::GaugeFamily& memtable_bytes;            // partition
   metrics::GaugeFamily& pending_compaction_bytes;  // partition
+  metrics::GaugeFamily& memory_bytes;              // partition, structure
   metrics::GaugeFamily& pending_writes;            // partition
   metrics::GaugeFamily& restore_progress;          // partition
   metrics::Gauge& assigned_partitions;

@@ -104,9 +104,8 @@ std::string NearText(const LookupContext& c, const ShardLookup& s) {
   if (c.key.kind != LookupKey::Kind::kSimHash) return "";
   std::string text;
   if (c.key.max_distance > s.near_tables_distance) {
-    text += "  (beyond the shard's SimHash tables, built for distance " +
-            std::to_string(s.near_tables_distance) +
-            ": every entry of the scope was compared; the engine never looks this far)\n";
+    text += "  (beyond the shard's near.max_distance, " + std::to_string(s.near_tables_distance) +
+            ": the engine never looks this far)\n";
   }
   if (s.near.empty())
     return text + "  no SimHash within " + std::to_string(c.key.max_distance) + " bits\n";

@@ -67,8 +67,7 @@ std::string ShardText(const NamedReport& s) {
   const bool counted = r.url.stored.has_value();
   text += counted ? "  entries (~RocksDB estimate; stored and live counted by a scan):\n"
                   : "  entries (~RocksDB estimates: expired entries count until compacted):\n";
-  text += StoreLine("url", r.url) + StoreLine("exact", r.exact) + StoreLine("near", r.near) +
-          StoreLine("near tables", r.near_tables);
+  text += StoreLine("url", r.url) + StoreLine("exact", r.exact) + StoreLine("near", r.near);
   return text + BloomText(r.bloom);
 }
 
@@ -105,10 +104,8 @@ Json ShardJson(const NamedReport& s) {
                          {"tables", r.identity.near_tables}};
   j["disk_bytes"] = r.dir_bytes;
   j["sst_bytes"] = r.sst_bytes;
-  j["entries"] = {{"url", StoreJson(r.url)},
-                  {"exact", StoreJson(r.exact)},
-                  {"near", StoreJson(r.near)},
-                  {"near_tables", StoreJson(r.near_tables)}};
+  j["entries"] = {
+      {"url", StoreJson(r.url)}, {"exact", StoreJson(r.exact)}, {"near", StoreJson(r.near)}};
   j["url_bloom"] = BloomJson(r.bloom);
   return j;
 }

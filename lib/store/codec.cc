@@ -144,14 +144,14 @@ std::string EncodeNearValue(const NearEntry& e) {
   std::string out;
   out.reserve(32 + e.origin.event_id.size() + e.origin.url.size());
   PutTime(&out, e.last_seen);
-  PutTime(&out, e.tables_refreshed);
+  PutTime(&out, e.indexed_at);
   EncodeOrigin(e.origin, &out);
   return out;
 }
 
 StatusOr<NearEntry> DecodeNearValue(std::string_view in) {
   NearEntry e;
-  if (!GetTime(&in, &e.last_seen) || !GetTime(&in, &e.tables_refreshed) ||
+  if (!GetTime(&in, &e.last_seen) || !GetTime(&in, &e.indexed_at) ||
       !DecodeOrigin(&in, &e.origin) || !in.empty()) {
     return Malformed("near");
   }

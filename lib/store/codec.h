@@ -41,12 +41,13 @@ StatusOr<UrlEntry> DecodeUrlValue(std::string_view value);
 std::string EncodeContentValue(const ContentEntry& entry);
 StatusOr<ContentEntry> DecodeContentValue(std::string_view value);
 
-// near: [last_seen 8][tables_refreshed 8][origin]. tables_refreshed is the
-// last_seen written into the entry's table keys (see near_store.h).
+// near: [last_seen 8][indexed_at 8][origin]. indexed_at is the time the
+// entry was last put in the SimHash index, at most NearIndexGrace before
+// last_seen (see near_store.h).
 struct NearEntry {
   Origin origin;
   EventTime last_seen{};
-  EventTime tables_refreshed{};
+  EventTime indexed_at{};
 };
 std::string EncodeNearValue(const NearEntry& entry);
 StatusOr<NearEntry> DecodeNearValue(std::string_view value);

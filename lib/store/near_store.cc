@@ -1,6 +1,8 @@
 #include "store/near_store.h"
 
-#include <bit>
+#include <rocksdb/db.h>
+
+#include <memory>
 #include <tuple>
 
 #include "store/codec.h"
@@ -20,7 +22,38 @@ bool Earlier(const NearMatch& a, const NearMatch& b) {
 
 NearStore::NearStore(ShardDb* db, const NearLayout* layout, Duration ttl,
                      const EventTime* watermark)
-    : db_(db), layout_(layout), ttl_(ttl), grace_(NearTableGrace(ttl)), watermark_(watermark) {}
+    : db_(db),
+      layout_(layout),
+      ttl_(ttl),
+      grace_(NearIndexGrace(ttl)),
+      watermark_(watermark),
+      index_(layout, grace_) {}
+
+Status NearStore::BuildIndex() {
+  DropExpired();
+  const int64_t cutoff = LiveCutoff(ToMillis(*watermark_), ttl_);
+  rocksdb::ReadOptions options;
+  options.total_order_seek = true;
+  options.fill_cache = false;  // one pass over everything: keep the cache for lookups
+  std::unique_ptr<rocksdb::Iterator> it(db_->db()->NewIterator(options, db_->handle(kNearCf)));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const rocksdb::Slice key = it->key(), value = it->value();
+    if (key.size() != kSimHashKeySize || value.size() < 16) {
+      return Status::Corruption("shard " + db_->dir() + ": malformed SimHash entry");
+    }
+    // [last_seen 8][indexed_at 8]...: the rest is not needed here.
+    const auto last_seen = static_cast<int64_t>(DecodeFixed64(value.data()));
+    if (last_seen < cutoff) continue;  // dead, and stays so
+    const auto indexed_at = static_cast<int64_t>(DecodeFixed64(value.data() + 8));
+    index_.Add(DecodeFixed64(key.data() + 8), EventTimeFromMillis(indexed_at));
+  }
+  return FromRocks(it->status(), "shard " + db_->dir() + ": reading the SimHash entries");
+}
+
+void NearStore::DropExpired() {
+  // A live entry has last_seen >= cutoff and was indexed at most grace before.
+  index_.DropBefore(EventTimeFromMillis(LiveCutoff(ToMillis(*watermark_), ttl_)) - grace_);
+}
 
 StatusOr<std::optional<NearMatch>> NearStore::Find(uint64_t scope_id, uint64_t simhash,
                                                    int max_distance, const OriginFilter& filter) {
@@ -29,9 +62,14 @@ StatusOr<std::optional<NearMatch>> NearStore::Find(uint64_t scope_id, uint64_t s
                                    " is outside 0.." + std::to_string(layout_->max_distance()) +
                                    " (near.max_distance the shard was built for)");
   }
-  PS_RETURN_IF_ERROR(Collect(scope_id, simhash, max_distance));
+  candidates_.clear();
+  index_.Collect(simhash, max_distance, &candidates_);
+  // A SimHash is listed once per table (and generation) that holds it.
+  std::sort(candidates_.begin(), candidates_.end());
+  candidates_.erase(std::unique(candidates_.begin(), candidates_.end()), candidates_.end());
   // Candidates come sorted by distance; the first distance with a live,
-  // accepted entry wins, and among its entries the earliest origin.
+  // accepted entry of this scope wins, and among its entries the earliest
+  // origin.
   std::optional<NearMatch> best;
   for (const Candidate& c : candidates_) {
     if (best && c.distance > best->distance) break;
@@ -43,50 +81,13 @@ StatusOr<std::optional<NearMatch>> NearStore::Find(uint64_t scope_id, uint64_t s
   return best;
 }
 
-Status NearStore::Collect(uint64_t scope_id, uint64_t simhash, int max_distance) {
-  candidates_.clear();
-  char key[32];
-  const size_t probe_size = layout_->probe_prefix_size();
-  for (int t = 0; t < layout_->tables(); ++t) {
-    layout_->EncodeKey(scope_id, t, simhash, key);
-    const std::string_view probe(key, probe_size);
-    PS_RETURN_IF_ERROR(ScanDb(probe, simhash, max_distance));
-    if (!pending_probes_.empty()) ScanPending(probe, simhash, max_distance);
-  }
-  // An entry appears once per table that shares its prefix with the query.
-  std::sort(candidates_.begin(), candidates_.end());
-  candidates_.erase(std::unique(candidates_.begin(), candidates_.end()), candidates_.end());
-  return Status::Ok();
-}
-
-Status NearStore::ScanDb(std::string_view probe, uint64_t simhash, int max_distance) {
-  PS_ASSIGN_OR_RETURN(rocksdb::Iterator * it, db_->DbIterator(kNearTablesCf));
-  for (it->Seek(rocksdb::Slice(probe.data(), probe.size())); it->Valid(); it->Next()) {
-    const std::string_view key(it->key().data(), it->key().size());
-    if (!key.starts_with(probe)) break;
-    uint64_t stored = 0;
-    if (!layout_->DecodeKey(key, &stored)) continue;  // not ours: skip rather than fail
-    const int d = std::popcount(stored ^ simhash);
-    if (d <= max_distance) candidates_.push_back({d, stored});
-  }
-  return FromRocks(it->status(), "shard " + db_->dir() + ": SimHash table scan");
-}
-
-void NearStore::ScanPending(std::string_view probe, uint64_t simhash, int max_distance) {
-  auto it = pending_probes_.find(std::string(probe));
-  if (it == pending_probes_.end()) return;
-  for (uint64_t stored : it->second) {
-    const int d = std::popcount(stored ^ simhash);
-    if (d <= max_distance) candidates_.push_back({d, stored});
-  }
-}
-
 StatusOr<std::optional<NearEntry>> NearStore::LiveEntry(uint64_t scope_id, uint64_t simhash,
                                                         const OriginFilter& filter) {
   std::string_view value;
   bool found = false;
   PS_RETURN_IF_ERROR(db_->Get(kNearCf, EntryKey(scope_id, simhash).view(), &value, &found));
-  if (!found) return std::optional<NearEntry>();  // a table key outliving its entry
+  // Absent: another scope's SimHash, or an entry expired since it was indexed.
+  if (!found) return std::optional<NearEntry>();
   PS_ASSIGN_OR_RETURN(NearEntry entry, DecodeNearValue(value));
   if (!IsLive(entry.last_seen, *watermark_, ttl_) || !filter.Accepts(entry.origin)) {
     return std::optional<NearEntry>();
@@ -99,7 +100,7 @@ Status NearStore::Insert(uint64_t scope_id, uint64_t simhash, const Origin& orig
   PS_ASSIGN_OR_RETURN(std::optional<NearEntry> live, LiveEntry(scope_id, simhash, {}));
   if (live) return Touch(scope_id, simhash, origin.event_time);
   const NearEntry entry{origin, origin.event_time, origin.event_time};
-  WriteTables(scope_id, simhash, entry.tables_refreshed);
+  index_.Add(simhash, entry.indexed_at);
   PutEntry(scope_id, simhash, entry);
   return Status::Ok();
 }
@@ -109,25 +110,13 @@ Status NearStore::Touch(uint64_t scope_id, uint64_t simhash, EventTime t) {
   if (!entry) return Status::NotFound("TouchNear: no live entry for this SimHash in this scope");
   if (t <= entry->last_seen) return Status::Ok();
   entry->last_seen = t;
-  // Keep last_seen <= tables_refreshed + grace (see NearTableGrace).
-  if (t - entry->tables_refreshed > grace_) {
-    entry->tables_refreshed = t;
-    WriteTables(scope_id, simhash, t);
+  // Keep last_seen <= indexed_at + grace, so the index never drops a live entry.
+  if (t - entry->indexed_at > grace_) {
+    entry->indexed_at = t;
+    index_.Add(simhash, t);
   }
   PutEntry(scope_id, simhash, *entry);
   return Status::Ok();
-}
-
-void NearStore::WriteTables(uint64_t scope_id, uint64_t simhash, EventTime refreshed) {
-  std::string value;
-  PutFixed64(&value, static_cast<uint64_t>(ToMillis(refreshed)));
-  char key[32];
-  for (int t = 0; t < layout_->tables(); ++t) {
-    layout_->EncodeKey(scope_id, t, simhash, key);
-    const std::string_view k(key, layout_->key_size());
-    db_->Put(kNearTablesCf, k, value);
-    pending_probes_[std::string(k.substr(0, layout_->probe_prefix_size()))].push_back(simhash);
-  }
 }
 
 void NearStore::PutEntry(uint64_t scope_id, uint64_t simhash, const NearEntry& entry) {

@@ -67,19 +67,6 @@ rocksdb::ColumnFamilyOptions EntryCf(const StateEnv::Resources& r, size_t key_si
   return o;
 }
 
-// SimHash table keys: prefix scans only, so a prefix extractor covering
-// exactly scope, table and prefix bits, and Bloom filters over prefixes.
-rocksdb::ColumnFamilyOptions TablesCf(const StateEnv::Resources& r, const NearLayout& layout,
-                                      Duration ttl,
-                                      const std::shared_ptr<const DurableWatermark>& wm,
-                                      const std::shared_ptr<ExpiredKeys>& expired) {
-  rocksdb::ColumnFamilyOptions o =
-      EntryCf(r, layout.key_size(), ttl, NearTableGrace(ttl), wm, expired, kNearTablesCf);
-  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(TableOptions(r, true, false)));
-  HashMemtable(&o, layout.probe_prefix_size(), 512);
-  return o;
-}
-
 }  // namespace
 
 rocksdb::DBOptions MakeDbOptions(const StateEnv::Resources& r) {
@@ -103,8 +90,9 @@ rocksdb::DBOptions MakeDbOptions(const StateEnv::Resources& r) {
 }
 
 std::vector<rocksdb::ColumnFamilyDescriptor> MakeColumnFamilies(
-    const StateEnv::Resources& r, const ShardOptions& s, const NearLayout& layout,
-    const std::shared_ptr<const DurableWatermark>& wm, const std::shared_ptr<ExpiredKeys>& expired) {
+    const StateEnv::Resources& r, const ShardOptions& s,
+    const std::shared_ptr<const DurableWatermark>& wm,
+    const std::shared_ptr<ExpiredKeys>& expired) {
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs(kNumCfs);
   rocksdb::ColumnFamilyOptions small = Base(r, false, false);
   small.write_buffer_size = 4ull << 20;
@@ -115,7 +103,6 @@ std::vector<rocksdb::ColumnFamilyDescriptor> MakeColumnFamilies(
                    EntryCf(r, kDigestKeySize, s.exact_ttl, Duration(0), wm, expired, kExactCf)};
   cfs[kNearCf] = {CfName(kNearCf),
                   EntryCf(r, kSimHashKeySize, s.near_ttl, Duration(0), wm, expired, kNearCf)};
-  cfs[kNearTablesCf] = {CfName(kNearTablesCf), TablesCf(r, layout, s.near_ttl, wm, expired)};
   cfs[kBloomCf] = {CfName(kBloomCf), small};
   return cfs;
 }

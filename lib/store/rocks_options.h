@@ -28,7 +28,7 @@ rocksdb::DBOptions MakeDbOptions(const StateEnv::Resources& resources);
 // of each setting). Compaction reports the keys it expires to `expired`
 // when that is set.
 std::vector<rocksdb::ColumnFamilyDescriptor> MakeColumnFamilies(
-    const StateEnv::Resources& resources, const ShardOptions& options, const NearLayout& layout,
+    const StateEnv::Resources& resources, const ShardOptions& options,
     const std::shared_ptr<const DurableWatermark>& watermark,
     const std::shared_ptr<ExpiredKeys>& expired = nullptr);
 

@@ -35,10 +35,10 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
                       NearLayout::Create(options.near_max_distance, options.near_tables));
   auto durable = std::make_shared<DurableWatermark>();
   auto expired = std::make_shared<ExpiredKeys>();
-  PS_ASSIGN_OR_RETURN(std::unique_ptr<ShardDb> db,
-                      ShardDb::Open(dir, MakeDbOptions(*env),
-                                    MakeColumnFamilies(*env, options, layout, durable, expired),
-                                    env->options.sync));
+  PS_ASSIGN_OR_RETURN(
+      std::unique_ptr<ShardDb> db,
+      ShardDb::Open(dir, MakeDbOptions(*env), MakeColumnFamilies(*env, options, durable, expired),
+                    env->options.sync));
   ShardIdentity identity;
   identity.fingerprint_version = options.fingerprint_version;
   identity.near_max_distance = layout.max_distance();
@@ -56,6 +56,7 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   shard->watermark_ = progress.watermark;
   shard->checkpointed_ = progress.next_offset;
   shard->changelog_next_ = progress.changelog_next;
+  PS_RETURN_IF_ERROR(shard->near_.BuildIndex());
   return std::unique_ptr<Shard>(std::move(shard));
 }
 
@@ -75,8 +76,7 @@ RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const Sha
       near_(db_.get(), &layout_, options_.near_ttl, &watermark_),
       sweep_({{kUrlCf, options_.url_ttl, Duration(0)},
               {kExactCf, options_.exact_ttl, Duration(0)},
-              {kNearCf, options_.near_ttl, Duration(0)},
-              {kNearTablesCf, options_.near_ttl, NearTableGrace(options_.near_ttl)}}) {}
+              {kNearCf, options_.near_ttl, Duration(0)}}) {}
 
 void RocksShard::ObserveEventTime(EventTime t) {
   if (t <= watermark_) return;
@@ -147,7 +147,7 @@ Status RocksShard::Checkpoint(Offset next_offset) {
     return error_;
   }
   bloom_->ClearDirty();
-  near_.OnCommit();
+  near_.DropExpired();
   checkpointed_ = next_offset;
   if (staged_changelog_next_) changelog_next_ = std::exchange(staged_changelog_next_, {});
   s = PublishDurableWatermark();
@@ -276,6 +276,8 @@ ShardStats RocksShard::Stats() const {
   ShardStats stats = Shard::Stats();
   stats.fingerprint_version = options_.fingerprint_version;
   stats.near_tables = layout_.tables();
+  stats.near_index_entries = near_.index_size();
+  stats.near_index_memory_bytes = near_.index_memory_bytes();
   stats.pending_writes = db_->pending_writes();
   stats.bloom_memory_bytes = bloom_->MemoryBytes();
   stats.bloom_fill_ratio = bloom_->FillRatio();

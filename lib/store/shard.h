@@ -16,9 +16,9 @@ namespace pagesieve::store {
 // `entry` is set. In url.mode = bloom, `entry` is never set and `seen` is the
 // Bloom filter's answer (false positives at the configured rate).
 struct UrlEntry {
-  Origin origin;        // first record seen with this URL (while it stayed live)
+  Origin origin;  // first record seen with this URL (while it stayed live)
   EventTime last_seen{};
-  Digest128 content;    // content digest of the latest record seen at this URL
+  Digest128 content;  // content digest of the latest record seen at this URL
 };
 struct UrlLookup {
   bool seen = false;
@@ -47,13 +47,17 @@ struct ShardStats {
   uint64_t url_entries = 0;
   uint64_t exact_entries = 0;
   uint64_t near_entries = 0;
-  int near_tables = 0;            // SimHash tables (keys per near entry)
-  uint64_t disk_bytes = 0;        // live SST files
-  uint64_t memtable_bytes = 0;    // from the shared write-buffer budget
+  int near_tables = 0;  // SimHash tables of the in-memory index
+  // SimHashes in that index (per table: expired ones wait for their
+  // generation to go, touched ones may be there twice) and its heap bytes.
+  uint64_t near_index_entries = 0;
+  uint64_t near_index_memory_bytes = 0;
+  uint64_t disk_bytes = 0;      // live SST files
+  uint64_t memtable_bytes = 0;  // from the shared write-buffer budget
   // RocksDB's estimate of the bytes compaction must rewrite to bring every
   // level under its target size: grows when writes outrun compaction.
   uint64_t pending_compaction_bytes = 0;
-  uint64_t pending_writes = 0;    // keys written since the last checkpoint
+  uint64_t pending_writes = 0;  // keys written since the last checkpoint
   uint64_t bloom_memory_bytes = 0;
   double bloom_fill_ratio = 0;
   double bloom_false_positive_rate = 0;  // estimated from the fill ratio
@@ -102,8 +106,9 @@ class Shard {
                            EventTime t, const Digest128& content) = 0;
 
   // --- Exact-hash store ---
-  virtual StatusOr<std::optional<ContentEntry>> LookupContent(
-      std::string_view scope, const Digest128& content, const OriginFilter& filter = {}) = 0;
+  virtual StatusOr<std::optional<ContentEntry>> LookupContent(std::string_view scope,
+                                                              const Digest128& content,
+                                                              const OriginFilter& filter = {}) = 0;
   virtual Status InsertContent(std::string_view scope, const Digest128& content,
                                const Origin& origin) = 0;
   // Slides the entry's last_seen to `t` (a duplicate matched it).

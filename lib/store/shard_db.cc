@@ -16,8 +16,7 @@ bool IsLockError(const rocksdb::Status& s) {
 
 const char* CfName(Cf cf) {
   // The metadata lives in RocksDB's default column family, which always exists.
-  static constexpr const char* kNames[kNumCfs] = {"default", "url",         "exact",
-                                                  "near",    "near_tables", "bloom"};
+  static constexpr const char* kNames[kNumCfs] = {"default", "url", "exact", "near", "bloom"};
   return kNames[cf];
 }
 
@@ -45,6 +44,14 @@ StatusOr<std::unique_ptr<ShardDb>> ShardDb::Open(
     return Status::FailedPrecondition("shard " + dir +
                                       " is in use: another process (or this one) has it open (" +
                                       s.ToString() + ")");
+  }
+  if (s.IsInvalidArgument() &&
+      s.ToString().find("Column families not opened") != std::string::npos) {
+    // A shard of an older storage format (format 1 had near_tables).
+    return Status::FailedPrecondition(
+        "shard " + dir + " was written by another storage format of pagesieve (" + s.ToString() +
+        "): delete the shard's directory (it is rebuilt from the input or the changelog) or run "
+        "the build that wrote it");
   }
   PS_RETURN_IF_ERROR(FromRocks(s, "cannot open shard " + dir));
   shard_db->db_.reset(raw);

@@ -16,7 +16,7 @@
 namespace pagesieve::store {
 
 // The column families of a shard, in the order they are opened.
-enum Cf : int { kMetaCf, kUrlCf, kExactCf, kNearCf, kNearTablesCf, kBloomCf, kNumCfs };
+enum Cf : int { kMetaCf, kUrlCf, kExactCf, kNearCf, kBloomCf, kNumCfs };
 const char* CfName(Cf cf);
 
 // A shard's RocksDB instance with an overlay of the writes made since the

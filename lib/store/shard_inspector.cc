@@ -65,12 +65,10 @@ StatusOr<ShardIdentityInfo> ReadIdentityAt(const std::string& dir) {
 // The writer's column family options, so that replaying the WAL builds the
 // writer's hash memtables: with skiplists, replaying 52 MB of WAL took 35 s
 // (docs/state-inspection.md). The compaction filters never run read-only.
-std::vector<rocksdb::ColumnFamilyDescriptor> WriterFamilies(const ShardOptions& configured,
-                                                            const NearLayout& layout) {
+std::vector<rocksdb::ColumnFamilyDescriptor> WriterFamilies(const ShardOptions& configured) {
   StateEnv::Resources resources;
   resources.block_cache = rocksdb::NewLRUCache(kInspectorCacheBytes);
-  return MakeColumnFamilies(resources, configured, layout,
-                            std::make_shared<const DurableWatermark>());
+  return MakeColumnFamilies(resources, configured, std::make_shared<const DurableWatermark>());
 }
 
 }  // namespace
@@ -81,7 +79,7 @@ StatusOr<std::unique_ptr<ShardInspector>> ShardInspector::Open(const std::string
   PS_ASSIGN_OR_RETURN(NearLayout layout,
                       NearLayout::FromBlocks(identity.near_max_distance, identity.near_blocks));
   PS_ASSIGN_OR_RETURN(std::unique_ptr<ShardDb> db,
-                      ShardDb::OpenReadOnly(dir, WriterFamilies(configured, layout)));
+                      ShardDb::OpenReadOnly(dir, WriterFamilies(configured)));
   // The identity cannot change, but the shard could have been replaced by
   // another one between the two opens.
   PS_ASSIGN_OR_RETURN(ShardIdentityInfo again, CheckIdentity(db.get()));
@@ -122,8 +120,8 @@ StatusOr<ShardReport> ShardInspector::Report() {
   r.identity = identity_;
   r.watermark = watermark_;
   r.checkpointed_offset = checkpointed_;
-  StoreFigures* stores[] = {&r.url, &r.exact, &r.near, &r.near_tables};
-  const Cf cfs[] = {kUrlCf, kExactCf, kNearCf, kNearTablesCf};
+  StoreFigures* stores[] = {&r.url, &r.exact, &r.near};
+  const Cf cfs[] = {kUrlCf, kExactCf, kNearCf};
   for (size_t i = 0; i < std::size(cfs); ++i) {
     stores[i]->estimated_entries = IntProperty(db_.get(), cfs[i], "rocksdb.estimate-num-keys");
     stores[i]->sst_bytes = IntProperty(db_.get(), cfs[i], "rocksdb.live-sst-files-size");
@@ -176,8 +174,7 @@ Status ShardInspector::CountEntries(ShardReport* report) {
   };
   const Job jobs[] = {{&report->url, kUrlCf, configured_.url_ttl},
                       {&report->exact, kExactCf, configured_.exact_ttl},
-                      {&report->near, kNearCf, configured_.near_ttl},
-                      {&report->near_tables, kNearTablesCf, std::nullopt}};
+                      {&report->near, kNearCf, configured_.near_ttl}};
   for (const Job& job : jobs) {
     PS_ASSIGN_OR_RETURN(StoreFigures counted, Count(job.cf, job.ttl));
     job.figures->stored = counted.stored;

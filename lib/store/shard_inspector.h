@@ -55,7 +55,7 @@ struct ShardReport {
   ShardIdentityInfo identity;
   EventTime watermark{};
   std::optional<Offset> checkpointed_offset;  // next input offset; empty before any checkpoint
-  StoreFigures url, exact, near, near_tables;
+  StoreFigures url, exact, near;
   uint64_t sst_bytes = 0;  // live SST files of every column family
   uint64_t dir_bytes = 0;  // every file in the directory: SSTs, WAL, manifest
   std::optional<BloomFigures> bloom;
@@ -111,8 +111,8 @@ class ShardInspector {
                                                                   const Digest128& content);
   // Every stored SimHash of the scope within `max_distance` (0..64), live or
   // not, closest first, then earliest origin: the first live one is what
-  // FindNear() answers. Up to the shard's near.max_distance the SimHash
-  // tables find them; beyond it every entry of the scope is scanned.
+  // FindNear() answers. Scans every entry of the scope (the SimHash
+  // index is the writer's, in its memory).
   StatusOr<std::vector<Inspected<NearMatch>>> InspectNear(std::string_view scope, uint64_t simhash,
                                                           int max_distance);
 
@@ -120,8 +120,6 @@ class ShardInspector {
   ShardInspector(std::unique_ptr<ShardDb> db, const ShardOptions& configured,
                  const NearLayout& layout);
   StatusOr<const TimeDecayedBloom*> Bloom();
-  StatusOr<std::vector<uint64_t>> TableCandidates(uint64_t scope_id, uint64_t simhash,
-                                                  int max_distance);
   StatusOr<std::vector<uint64_t>> ScopeCandidates(uint64_t scope_id, uint64_t simhash,
                                                   int max_distance);
   StatusOr<StoreFigures> Count(int cf, std::optional<Duration> ttl);

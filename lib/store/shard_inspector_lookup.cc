@@ -96,14 +96,12 @@ StatusOr<std::vector<Inspected<NearMatch>>> ShardInspector::InspectNear(std::str
   }
   const uint64_t scope_id = ScopeId(scope);
   PS_ASSIGN_OR_RETURN(std::vector<uint64_t> candidates,
-                      max_distance <= layout_.max_distance()
-                          ? TableCandidates(scope_id, simhash, max_distance)
-                          : ScopeCandidates(scope_id, simhash, max_distance));
+                      ScopeCandidates(scope_id, simhash, max_distance));
   std::vector<Inspected<NearMatch>> out;
   for (uint64_t stored : candidates) {
     PS_ASSIGN_OR_RETURN(std::optional<std::string> value,
                         Read(db_.get(), kNearCf, EntryKey(scope_id, stored).view()));
-    if (!value) continue;  // a table key outliving its entry
+    if (!value) continue;
     PS_ASSIGN_OR_RETURN(NearEntry entry, DecodeNearValue(*value));
     NearMatch match{stored, std::popcount(stored ^ simhash), std::move(entry.origin),
                     entry.last_seen};
@@ -113,35 +111,8 @@ StatusOr<std::vector<Inspected<NearMatch>>> ShardInspector::InspectNear(std::str
   return out;
 }
 
-// Every neighbour within the tables' distance shares the query's prefix in
-// at least one table (simhash_tables.h): one prefix scan per table.
-StatusOr<std::vector<uint64_t>> ShardInspector::TableCandidates(uint64_t scope_id, uint64_t simhash,
-                                                                int max_distance) {
-  // The writer's prefix iterator: the probe is exactly the column family's
-  // prefix, so prefix Bloom filters and the hash memtable serve it.
-  PS_ASSIGN_OR_RETURN(rocksdb::Iterator * it, db_->DbIterator(kNearTablesCf));
-  std::vector<uint64_t> found;
-  char key[32];
-  for (int t = 0; t < layout_.tables(); ++t) {
-    layout_.EncodeKey(scope_id, t, simhash, key);
-    const std::string_view probe(key, layout_.probe_prefix_size());
-    for (it->Seek(rocksdb::Slice(probe.data(), probe.size())); it->Valid(); it->Next()) {
-      const std::string_view k(it->key().data(), it->key().size());
-      if (!k.starts_with(probe)) break;
-      uint64_t stored = 0;
-      if (layout_.DecodeKey(k, &stored) && std::popcount(stored ^ simhash) <= max_distance) {
-        found.push_back(stored);
-      }
-    }
-    PS_RETURN_IF_ERROR(FromRocks(it->status(), "shard " + dir() + ": SimHash table scan"));
-  }
-  std::sort(found.begin(), found.end());
-  found.erase(std::unique(found.begin(), found.end()), found.end());
-  return found;
-}
-
-// Beyond the tables' distance there is no index to use: every entry of the
-// scope is compared.
+// The SimHash index lives in the writer's memory only, so the inspector
+// compares every entry of the scope: a diagnostic can afford one scan.
 StatusOr<std::vector<uint64_t>> ShardInspector::ScopeCandidates(uint64_t scope_id, uint64_t simhash,
                                                                 int max_distance) {
   std::unique_ptr<rocksdb::Iterator> it = TotalOrderIterator(db_.get(), kNearCf);

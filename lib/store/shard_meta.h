@@ -11,8 +11,9 @@
 namespace pagesieve::store {
 
 // The storage format of this code. Bump it when any key or value layout
-// changes; a shard of another format refuses to open.
-inline constexpr int64_t kFormatVersion = 1;
+// changes; a shard of another format refuses to open. 2: the SimHash tables
+// left RocksDB for memory (the near_tables column family is gone).
+inline constexpr int64_t kFormatVersion = 2;
 
 // What a shard is, fixed when it is created and checked at every open.
 struct ShardIdentity {

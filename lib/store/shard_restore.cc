@@ -36,7 +36,7 @@ StatusOr<std::unique_ptr<ShardRestore>> ShardRestore::Open(
   restore->options_ = options;
   PS_ASSIGN_OR_RETURN(restore->db_,
                       ShardDb::Open(dir, MakeDbOptions(*env),
-                                    MakeColumnFamilies(*env, options, layout, durable),
+                                    MakeColumnFamilies(*env, options, durable),
                                     env->options.sync));
   ShardIdentity identity;
   identity.fingerprint_version = options.fingerprint_version;

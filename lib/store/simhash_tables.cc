@@ -108,7 +108,6 @@ StatusOr<NearLayout> NearLayout::FromBlocks(int max_distance, int blocks) {
 NearLayout::NearLayout(int max_distance, int blocks)
     : max_distance_(max_distance), blocks_(blocks) {
   const std::vector<Block> cut = CutBlocks(blocks);
-  int max_prefix = 0;
   for (const std::vector<int>& chosen : Combinations(blocks, blocks - max_distance)) {
     Table table;
     std::vector<bool> in_prefix(blocks, false);
@@ -124,11 +123,8 @@ NearLayout::NearLayout(int max_distance, int blocks)
     for (int i = 0; i < blocks; ++i) {
       if (!in_prefix[i]) place(cut[i]);
     }
-    max_prefix = std::max(max_prefix, table.prefix_bits);
     tables_.push_back(std::move(table));
   }
-  prefix_bytes_ = static_cast<size_t>(max_prefix + 7) / 8;
-  rest_bytes_ = static_cast<size_t>(64 - min_prefix_bits() + 7) / 8;
 }
 
 int NearLayout::min_prefix_bits() const {
@@ -149,36 +145,9 @@ uint64_t NearLayout::Unpermute(int table, uint64_t permuted) const {
   return out;
 }
 
-void NearLayout::EncodeKey(uint64_t scope_id, int table, uint64_t fp, char* out) const {
-  const uint64_t perm = Permute(table, fp);
+uint64_t NearLayout::Prefix(int table, uint64_t fp) const {
   const int p = tables_[table].prefix_bits;
-  const uint64_t prefix = p == 64 ? perm : perm >> (64 - p);
-  const uint64_t rest = p == 64 ? 0 : perm << p;
-  const uint64_t field = prefix << (8 * prefix_bytes_ - static_cast<size_t>(p));
-  for (size_t i = 0; i < kScopeBytes; ++i) out[i] = static_cast<char>(scope_id >> (56 - 8 * i));
-  out[kScopeBytes] = static_cast<char>(table);
-  char* f = out + kScopeBytes + 1;
-  for (size_t i = 0; i < prefix_bytes_; ++i) {
-    f[i] = static_cast<char>(field >> (8 * (prefix_bytes_ - 1 - i)));
-  }
-  for (size_t i = 0; i < rest_bytes_; ++i)
-    f[prefix_bytes_ + i] = static_cast<char>(rest >> (56 - 8 * i));
-}
-
-bool NearLayout::DecodeKey(std::string_view key, uint64_t* fp) const {
-  if (key.size() != key_size()) return false;
-  const int table = static_cast<uint8_t>(key[kScopeBytes]);
-  if (table >= tables()) return false;
-  const int p = tables_[table].prefix_bits;
-  const auto* f = reinterpret_cast<const uint8_t*>(key.data() + kScopeBytes + 1);
-  uint64_t field = 0;
-  for (size_t i = 0; i < prefix_bytes_; ++i) field = (field << 8) | f[i];
-  uint64_t rest = 0;
-  for (size_t i = 0; i < rest_bytes_; ++i) rest |= uint64_t{f[prefix_bytes_ + i]} << (56 - 8 * i);
-  const uint64_t prefix = field >> (8 * prefix_bytes_ - static_cast<size_t>(p));
-  const uint64_t perm = p == 64 ? prefix : (prefix << (64 - p)) | (rest >> p);
-  *fp = Unpermute(table, perm);
-  return true;
+  return p == 64 ? Permute(table, fp) : Permute(table, fp) >> (64 - p);
 }
 
 }  // namespace pagesieve::store

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string_view>
 #include <vector>
 
 #include "common/status_or.h"
@@ -14,26 +13,22 @@ namespace pagesieve::store {
 // The 64 bits are cut into b contiguous blocks (b > k). Two fingerprints
 // within distance k differ in at most k blocks, so at least b-k blocks agree
 // exactly (pigeonhole). There is one table per choice of b-k blocks, C(b, k)
-// tables in all; a table's key puts its chosen blocks first (the "prefix",
-// p bits), then the other blocks. Every fingerprint within distance k of a
-// query therefore shares the query's prefix in at least one table, and one
-// prefix range scan per table finds it. A random fingerprint shares a given
-// p-bit prefix with probability 2^-p, so a table yields about n / 2^p
-// candidates among n entries of one scope.
-//
-// A key is [scope id: 8][table: 1][prefix: P bytes][rest: R bytes], where the
-// prefix field holds the table's p bits left-aligned and zero-padded to a
-// byte boundary, so a fixed-length RocksDB prefix extractor (and its prefix
-// Bloom filter) covers exactly the p bits. P and R are the same for every
-// table of a layout. Immutable; thread-safe.
+// tables in all; a table permutes a fingerprint so that its chosen blocks
+// come first (the "prefix", p bits), then the other blocks. Every
+// fingerprint within distance k of a query therefore shares the query's
+// prefix in at least one table. A random fingerprint shares a given p-bit
+// prefix with probability 2^-p, so a table yields about n / 2^p candidates
+// among n entries. SimHashIndex holds the tables. Immutable; thread-safe.
 class NearLayout {
  public:
   static constexpr int kMaxDistance = 8;
-  static constexpr int kMaxTables = 255;  // the table id is one key byte
-  // Derived layouts aim for at least this many prefix bits: about ten
-  // candidates per table with 10 M entries in a single scope.
-  static constexpr int kTargetPrefixBits = 20;
-  static constexpr size_t kScopeBytes = 8;
+  // Each table holds every indexed SimHash once (8 bytes and more).
+  static constexpr int kMaxTables = 255;
+  // Derived layouts aim for at least this many prefix bits. The index
+  // scans a prefix's whole bucket in memory, so a few hundred candidates
+  // per table cost less than more tables: at k = 3 this is 4 tables of 16
+  // bits, not 10 of 25 (docs/state-store.md, "SimHash store").
+  static constexpr int kTargetPrefixBits = 16;
 
   // max_tables == 0 derives the block count from max_distance (the fewest
   // blocks reaching kTargetPrefixBits within kMaxTables tables); otherwise
@@ -50,15 +45,8 @@ class NearLayout {
 
   uint64_t Permute(int table, uint64_t fp) const;
   uint64_t Unpermute(int table, uint64_t permuted) const;
-
-  size_t key_size() const { return kScopeBytes + 1 + prefix_bytes_ + rest_bytes_; }
-  // Bytes of a key that identify one probe: scope, table and prefix field.
-  size_t probe_prefix_size() const { return kScopeBytes + 1 + prefix_bytes_; }
-  // Writes the key of `fp` in `table` to out[0, key_size()).
-  void EncodeKey(uint64_t scope_id, int table, uint64_t fp, char* out) const;
-  // The fingerprint a key of this layout stores; false when the key is not
-  // one (wrong size or table).
-  bool DecodeKey(std::string_view key, uint64_t* fp) const;
+  // The table's prefix of `fp`: its first prefix_bits(table) bits once permuted.
+  uint64_t Prefix(int table, uint64_t fp) const;
 
  private:
   // Moves one block: (value >> from) & mask lands at << to.
@@ -76,8 +64,6 @@ class NearLayout {
 
   int max_distance_ = 0;
   int blocks_ = 0;
-  size_t prefix_bytes_ = 0;
-  size_t rest_bytes_ = 0;
   std::vector<Table> tables_;
 };
 

@@ -93,17 +93,11 @@ TEST_F(DaemonTest, TheChangelogOfALongRunHoldsWhatTheTtlsKeepAlive) {
     }
     const std::map<int, int64_t> kept = CompactedEntries(*changelog);
     auto at = [](const auto& m, int cf) { return m.count(cf) ? m.at(cf) : int64_t{0}; };
-    // Every live entry was last seen by a record of the last TTL (the table
-    // keys of the SimHash store: of the last TTL and its grace, an eighth).
+    // Every live entry was last seen by a record of the last TTL.
     const int64_t recent = RecordsWithin(*input, kTtlMs);
-    const int64_t recent_tables = RecordsWithin(*input, kTtlMs + kTtlMs / 8);
     EXPECT_LE(at(kept, store::kUrlCf), recent) << "partition " << p;
     EXPECT_LE(at(kept, store::kExactCf), recent) << "partition " << p;
     EXPECT_LE(at(kept, store::kNearCf), recent) << "partition " << p;
-    const int64_t tables_per_entry =
-        at(written, store::kNearTablesCf) / std::max<int64_t>(1, at(written, store::kNearCf));
-    EXPECT_LE(at(kept, store::kNearTablesCf), recent_tables * tables_per_entry)
-        << "partition " << p;
     written_urls += at(written, store::kUrlCf);
     kept_urls += at(kept, store::kUrlCf);
   }

@@ -122,6 +122,10 @@ TEST_F(DaemonTest, MetricsMoveByTheRecordsProcessedAndMatchTheVerdicts) {
   EXPECT_GT(*after.Value("pagesieve_fingerprint_seconds_sum"), 0);
   EXPECT_GT(after.Value("pagesieve_store_lookup_seconds_count", {{"store", "url"}}).value_or(0), 0);
   EXPECT_GT(after.Sum("pagesieve_bloom_fill_ratio"), 0);
+  // The in-memory structures: a Bloom filter per shard, and SimHash index
+  // entries for the pages that were unique.
+  EXPECT_GT(after.Sum("pagesieve_store_memory_bytes", {{"structure", "bloom"}}), 0);
+  EXPECT_GT(after.Sum("pagesieve_store_memory_bytes", {{"structure", "simhash_index"}}), 0);
   EXPECT_GT(after.Sum("pagesieve_event_time_lag_seconds"), 0);
   EXPECT_GT(after.Value("pagesieve_checkpoints_total").value_or(0), 0);
   EXPECT_EQ(after.Value("pagesieve_producer_delivery_errors_total"), 0);

@@ -279,9 +279,6 @@ TEST_F(ChangelogTest, DeadEntriesLeaveTheChangelogWithoutWaitingForCompaction) {
   EXPECT_EQ(live[kUrlCf], 11);    // 20..30
   EXPECT_EQ(live[kExactCf], 12);  // 20..30 and 3
   EXPECT_EQ(live[kNearCf], 11);
-  // SimHash table keys outlive their entry by a grace period (near_store.h):
-  // 10 s here, so those of 10..19 are still there.
-  EXPECT_EQ(live[kNearTablesCf], all.at(kNearTablesCf) / 30 * 21);
   // The local shard forgot them in the same checkpoint.
   EXPECT_EQ(source->CountKeys(kUrlCf).value(), 11u);
   EXPECT_EQ(source->CountKeys(kExactCf).value(), 12u);

@@ -70,7 +70,7 @@ TEST(CodecTest, EntriesRoundTrip) {
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(n->origin, near.origin);
   EXPECT_EQ(n->last_seen, near.last_seen);
-  EXPECT_EQ(n->tables_refreshed, near.tables_refreshed);
+  EXPECT_EQ(n->indexed_at, near.indexed_at);
 }
 
 // The compaction filter reads last_seen from the first 8 bytes of any value.

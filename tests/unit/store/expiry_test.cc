@@ -30,7 +30,7 @@ class ExpiryTest : public storetest::ShardTest {
   ShardOptions Options() {
     ShardOptions o = storetest::TestShardOptions();
     o.exact_ttl = Duration(1000);
-    o.near_ttl = Duration(8000);  // grace for table keys: 1000
+    o.near_ttl = Duration(8000);  // index grace and generation width: 1000
     return o;
   }
   void Compact() {
@@ -68,32 +68,31 @@ TEST_F(ExpiryTest, UncheckpointedWatermarkRemovesNothing) {
   EXPECT_TRUE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
 }
 
-// A touched entry keeps its table keys: the touch rewrote them once its
-// last_seen drifted more than the grace from their stored time.
-TEST_F(ExpiryTest, TouchedNearEntryKeepsItsTableKeysThroughCompaction) {
+// The SimHash index drops a generation once nothing in it can be live
+// (simhash_index.h). A touch re-indexes an entry whose last_seen drifted
+// more than the grace past the time it was indexed at, so it survives the
+// drop of its first generation.
+TEST_F(ExpiryTest, TouchedNearEntryOutlivesItsFirstIndexGeneration) {
   Open(Options());
   ASSERT_TRUE(shard_->InsertNear("s", 42, MakeOrigin(1, Ms(0))).ok());
-  ASSERT_TRUE(shard_->TouchNear("s", 42, Ms(8000)).ok());
-  shard_->ObserveEventTime(Ms(12'000));  // live until 16000; first table keys said 0
+  ASSERT_TRUE(shard_->TouchNear("s", 42, Ms(8000)).ok());  // 8000 - 0 > grace: re-indexed
+  EXPECT_EQ(shard_->Stats().near_index_entries, 2u);
+  shard_->ObserveEventTime(Ms(12'000));  // live until 16000; indexed at 0 and at 8000
   ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
-  Compact();
-  EXPECT_EQ(StoredKeys(kNearTablesCf), 10u);
+  EXPECT_EQ(shard_->Stats().near_index_entries, 1u);  // the generation of 0 is gone
   EXPECT_TRUE(shard_->FindNear("s", 43, 1).value().has_value());
 }
 
-TEST_F(ExpiryTest, DeadNearEntryLosesItsTableKeysAfterTheGrace) {
+TEST_F(ExpiryTest, DeadNearEntryLeavesTheIndexAfterTheGrace) {
   Open(Options());
-  ASSERT_TRUE(shard_->InsertNear("s", 42, MakeOrigin(1, Ms(0))).ok());
-  shard_->ObserveEventTime(Ms(8500));  // entry dead, table keys within the grace
-  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
-  Compact();
-  EXPECT_EQ(StoredKeys(kNearCf), 0u);
-  EXPECT_EQ(StoredKeys(kNearTablesCf), 10u);
+  ASSERT_TRUE(shard_->InsertNear("s", 42, MakeOrigin(1, Ms(999))).ok());
+  shard_->ObserveEventTime(Ms(9500));  // dead since 8999; its generation [0, 1000) may still
+  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());  // hold an entry seen at 1999, live
+  EXPECT_EQ(shard_->Stats().near_index_entries, 1u);
   EXPECT_FALSE(shard_->FindNear("s", 42, 0).value().has_value());
-  shard_->ObserveEventTime(Ms(9001));
+  shard_->ObserveEventTime(Ms(10'000));  // now nothing indexed before 1000 can be live
   ASSERT_TRUE(shard_->Checkpoint(Offset(3)).ok());
-  Compact();
-  EXPECT_EQ(StoredKeys(kNearTablesCf), 0u);
+  EXPECT_EQ(shard_->Stats().near_index_entries, 0u);
 }
 
 }  // namespace

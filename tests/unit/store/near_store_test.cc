@@ -76,8 +76,12 @@ class NearStoreTest : public storetest::ShardTest {
 
   // Random clustered fingerprints, half checkpointed and half in the
   // uncheckpointed batch, some expired; every query at every distance
-  // 0..max_distance must give the brute-force answer.
+  // 0..max_distance must give the brute-force answer, and again after a
+  // checkpoint (which drops expired index generations) and a reopen (which
+  // rebuilds the index from the entries).
   void CheckAgainstBruteForce(int max_distance, int clusters, int per_cluster, int queries);
+  void CheckQueries(const Model& model, const std::vector<uint64_t>& centers, int max_distance,
+                    int queries, int total, std::mt19937_64& rng);
 };
 
 void NearStoreTest::CheckAgainstBruteForce(int max_distance, int clusters, int per_cluster,
@@ -100,6 +104,19 @@ void NearStoreTest::CheckAgainstBruteForce(int max_distance, int clusters, int p
     }
   }
   shard_->ObserveEventTime(Ms(12'000));  // entries last seen before 7000 are dead
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      ASSERT_TRUE(shard_->Checkpoint(Offset(total + 1)).ok());
+      Open(Options(max_distance, ttl));
+    }
+    CheckQueries(model, centers, max_distance, queries, total, rng);
+  }
+}
+
+void NearStoreTest::CheckQueries(const Model& model, const std::vector<uint64_t>& centers,
+                                 int max_distance, int queries, int total, std::mt19937_64& rng) {
+  const Duration ttl = model.ttl;
+  const int clusters = static_cast<int>(centers.size());
   for (int i = 0; i < queries; ++i) {
     const uint64_t q = i % 10 == 0 ? rng() : Flip(centers[rng() % clusters], rng() % 8, rng);
     const OriginFilter filter =

@@ -117,7 +117,7 @@ TEST_F(ShardLifecycleTest, StatsReportCheckpointAndLayout) {
   ASSERT_TRUE(shard_->InsertNear("s", 1, MakeOrigin(1, Ms(1))).ok());
   ShardStats before = shard_->Stats();
   EXPECT_GT(before.pending_writes, 0u);
-  EXPECT_EQ(before.near_tables, 10);
+  EXPECT_EQ(before.near_tables, 4);  // derived for distance 3
   EXPECT_EQ(before.fingerprint_version, 1);
   ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
   ShardStats after = shard_->Stats();

@@ -15,12 +15,6 @@ uint64_t FlipRandomBits(uint64_t fp, int n, std::mt19937_64& rng) {
   return fp ^ mask;
 }
 
-std::string Probe(const NearLayout& layout, uint64_t scope, int table, uint64_t fp) {
-  std::string key(layout.key_size(), '\0');
-  layout.EncodeKey(scope, table, fp, key.data());
-  return key.substr(0, layout.probe_prefix_size());
-}
-
 TEST(BinomialTest, MatchesPascalsTriangle) {
   for (int n = 1; n <= 30; ++n) {
     for (int k = 1; k < n; ++k) {
@@ -59,6 +53,8 @@ TEST(NearLayoutTest, ExplicitTableBoundTakesTheMostBlocksThatFit) {
   EXPECT_EQ(layout.tables(), 20);  // C(6, 3)
   layout = NearLayout::Create(3, 19).value();
   EXPECT_EQ(layout.tables(), 10);  // C(5, 3); C(6, 3) = 20 does not fit
+  layout = NearLayout::Create(3, 0).value();
+  EXPECT_EQ(layout.tables(), 4);  // derived: C(4, 3), one 16-bit block each
 }
 
 TEST(NearLayoutTest, RejectsTooFewTablesNamingTheKey) {
@@ -87,32 +83,8 @@ TEST(NearLayoutTest, UnpermuteInvertsPermuteInEveryTable) {
   }
 }
 
-TEST(NearLayoutTest, KeysDecodeToTheirFingerprint) {
-  std::mt19937_64 rng(8);
-  for (int k = 0; k <= NearLayout::kMaxDistance; ++k) {
-    NearLayout layout = NearLayout::Create(k, 0).value();
-    std::string key(layout.key_size(), '\0');
-    for (int t = 0; t < layout.tables(); ++t) {
-      const uint64_t fp = rng();
-      layout.EncodeKey(rng(), t, fp, key.data());
-      uint64_t decoded = 0;
-      ASSERT_TRUE(layout.DecodeKey(key, &decoded));
-      ASSERT_EQ(decoded, fp) << "k=" << k << " t=" << t;
-    }
-  }
-}
-
-TEST(NearLayoutTest, DecodeRefusesKeysOfAnotherShape) {
-  NearLayout layout = NearLayout::Create(3, 0).value();
-  uint64_t fp = 0;
-  EXPECT_FALSE(layout.DecodeKey("short", &fp));
-  std::string key(layout.key_size(), '\0');
-  key[NearLayout::kScopeBytes] = static_cast<char>(layout.tables());  // no such table
-  EXPECT_FALSE(layout.DecodeKey(key, &fp));
-}
-
 // The pigeonhole guarantee: a fingerprint within distance k of the query
-// shares the query's probe prefix in at least one table.
+// shares the query's prefix in at least one table.
 TEST(NearLayoutTest, EveryNeighbourWithinDistanceSharesAProbe) {
   std::mt19937_64 rng(9);
   for (int k = 1; k <= NearLayout::kMaxDistance; ++k) {
@@ -122,15 +94,15 @@ TEST(NearLayoutTest, EveryNeighbourWithinDistanceSharesAProbe) {
       const uint64_t near = FlipRandomBits(q, k, rng);
       bool shared = false;
       for (int t = 0; t < layout.tables() && !shared; ++t) {
-        shared = Probe(layout, 1, t, q) == Probe(layout, 1, t, near);
+        shared = layout.Prefix(t, q) == layout.Prefix(t, near);
       }
       ASSERT_TRUE(shared) << "k=" << k << " q=" << q << " near=" << near;
     }
   }
 }
 
-// Keys sharing a probe prefix are exactly those whose table prefix bits agree.
-TEST(NearLayoutTest, ProbePrefixEqualsExactlyWhenPrefixBitsAgree) {
+// Fingerprints share a table's prefix exactly when their permuted top bits agree.
+TEST(NearLayoutTest, PrefixEqualsExactlyWhenPrefixBitsAgree) {
   std::mt19937_64 rng(10);
   NearLayout layout = NearLayout::Create(3, 0).value();
   for (int t = 0; t < layout.tables(); ++t) {
@@ -142,15 +114,10 @@ TEST(NearLayoutTest, ProbePrefixEqualsExactlyWhenPrefixBitsAgree) {
       const uint64_t rest_mask = p == 64 ? 0 : (~uint64_t{0} >> p);
       const uint64_t same = layout.Unpermute(t, (pa & ~rest_mask) | (rng() & rest_mask));
       const uint64_t diff = layout.Unpermute(t, pa ^ (uint64_t{1} << (63 - rng() % p)));
-      EXPECT_EQ(Probe(layout, 5, t, a), Probe(layout, 5, t, same));
-      EXPECT_NE(Probe(layout, 5, t, a), Probe(layout, 5, t, diff));
+      EXPECT_EQ(layout.Prefix(t, a), layout.Prefix(t, same));
+      EXPECT_NE(layout.Prefix(t, a), layout.Prefix(t, diff));
     }
   }
-}
-
-TEST(NearLayoutTest, ScopesGetDisjointProbes) {
-  NearLayout layout = NearLayout::Create(3, 0).value();
-  EXPECT_NE(Probe(layout, 1, 0, 42), Probe(layout, 2, 0, 42));
 }
 
 }  // namespace
