@@ -59,7 +59,6 @@ StatusOr<std::unique_ptr<ShardDb>> ShardDb::Open(
 }
 
 ShardDb::~ShardDb() {
-  for (auto& it : iterators_) it.reset();  // before the handles and the DB they pin
   scratch_.Reset();                        // it may pin a block of a cache that closes with the DB
   if (!db_) return;
   for (rocksdb::ColumnFamilyHandle* h : handles_) {
@@ -130,17 +129,6 @@ bool ShardDb::IsPending(Cf cf, std::string_view key) const {
   return overlay_[cf].contains(key) || deletes_[cf].contains(key);
 }
 
-StatusOr<rocksdb::Iterator*> ShardDb::DbIterator(Cf cf) {
-  std::unique_ptr<rocksdb::Iterator>& it = iterators_[cf];
-  if (!it) {
-    rocksdb::ReadOptions options;
-    options.prefix_same_as_start = true;  // scans never leave the probe's prefix
-    it.reset(db_->NewIterator(options, handles_[cf]));
-    PS_RETURN_IF_ERROR(FromRocks(it->status(), "shard " + dir_ + ": iterator"));
-  }
-  return it.get();
-}
-
 Status ShardDb::Commit() {
   size_t bytes = 64;
   for (const Overlay& overlay : overlay_) {
@@ -176,10 +164,6 @@ Status ShardDb::Commit() {
   for (auto& deletes : deletes_) deletes.clear();
   clear_.fill(false);
   for (LastRead& last : last_read_) last.valid = false;
-  // Iterators keep showing the database as of their creation; renew them.
-  for (auto& it : iterators_) {
-    if (it && !it->Refresh().ok()) it.reset();
-  }
   return Status::Ok();
 }
 

@@ -62,10 +62,6 @@ class ShardDb {
   void ForEachPending(
       const std::function<void(Cf cf, std::string_view key, std::string_view value)>& fn) const;
 
-  // An iterator over the database (not the overlay) as of the last commit,
-  // reused across calls: creating one per probe is slow. Seek before use.
-  StatusOr<rocksdb::Iterator*> DbIterator(Cf cf);
-
   // Writes every overlay entry in one atomic WriteBatch (synced when asked)
   // and clears the overlay. On failure the overlay is kept.
   Status Commit();
@@ -103,7 +99,6 @@ class ShardDb {
   std::array<std::unordered_set<std::string, StringHash, std::equal_to<>>, kNumCfs> deletes_;
   std::array<bool, kNumCfs> clear_{};
   std::array<LastRead, kNumCfs> last_read_;
-  std::array<std::unique_ptr<rocksdb::Iterator>, kNumCfs> iterators_;
   rocksdb::PinnableSlice scratch_;
 };
 

@@ -9,6 +9,7 @@
 #include "store/rocks_options.h"
 #include "store/shard_db.h"
 #include "store/shard_meta.h"
+#include "store/simhash_tables.h"
 #include "store/url_bloom.h"
 
 namespace pagesieve::store {
@@ -91,16 +92,15 @@ StatusOr<std::unique_ptr<ShardInspector>> ShardInspector::Open(const std::string
   PS_ASSIGN_OR_RETURN(ShardProgress progress, LoadProgress(db.get()));
   identity.near_tables = layout.tables();
   std::unique_ptr<ShardInspector> inspector(
-      new ShardInspector(std::move(db), configured, layout));  // private constructor
+      new ShardInspector(std::move(db), configured));  // private constructor
   inspector->identity_ = identity;
   inspector->watermark_ = progress.watermark;
   inspector->checkpointed_ = progress.next_offset;
   return inspector;
 }
 
-ShardInspector::ShardInspector(std::unique_ptr<ShardDb> db, const ShardOptions& configured,
-                               const NearLayout& layout)
-    : db_(std::move(db)), configured_(configured), layout_(layout) {}
+ShardInspector::ShardInspector(std::unique_ptr<ShardDb> db, const ShardOptions& configured)
+    : db_(std::move(db)), configured_(configured) {}
 
 ShardInspector::~ShardInspector() = default;
 

@@ -13,7 +13,6 @@
 #include "store/bloom/bloom_options.h"
 #include "store/shard.h"
 #include "store/shard_options.h"
-#include "store/simhash_tables.h"
 
 namespace pagesieve::store {
 
@@ -117,8 +116,7 @@ class ShardInspector {
                                                           int max_distance);
 
  private:
-  ShardInspector(std::unique_ptr<ShardDb> db, const ShardOptions& configured,
-                 const NearLayout& layout);
+  ShardInspector(std::unique_ptr<ShardDb> db, const ShardOptions& configured);
   StatusOr<const TimeDecayedBloom*> Bloom();
   StatusOr<std::vector<uint64_t>> ScopeCandidates(uint64_t scope_id, uint64_t simhash,
                                                   int max_distance);
@@ -126,7 +124,6 @@ class ShardInspector {
 
   std::unique_ptr<ShardDb> db_;
   const ShardOptions configured_;
-  const NearLayout layout_;
   ShardIdentityInfo identity_;
   EventTime watermark_{};
   std::optional<Offset> checkpointed_;
