@@ -59,7 +59,7 @@ StatusOr<std::unique_ptr<ShardDb>> ShardDb::Open(
 }
 
 ShardDb::~ShardDb() {
-  scratch_.Reset();                        // it may pin a block of a cache that closes with the DB
+  scratch_.Reset();  // it may pin a block of a cache that closes with the DB
   if (!db_) return;
   for (rocksdb::ColumnFamilyHandle* h : handles_) {
     db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();

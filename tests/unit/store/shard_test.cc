@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <rocksdb/db.h>
 
 #include <filesystem>
 
@@ -78,6 +79,34 @@ TEST_F(ShardLifecycleTest, OtherSimHashLayoutIsRefused) {
   ASSERT_FALSE(shard.ok());
   EXPECT_EQ(shard.status().code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(shard.status().message().find("near.max_distance"), std::string::npos);
+}
+
+// Storage format 1 kept the SimHash tables in a near_tables column family:
+// such a shard is refused with advice, not opened with the family ignored.
+TEST_F(ShardLifecycleTest, ShardOfTheFormatWithTableKeysIsRefusedWithResetAdvice) {
+  Open();
+  Close();
+  {
+    rocksdb::Options options;
+    rocksdb::DB* raw = nullptr;
+    std::vector<std::string> families;
+    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(options, shard_dir_, &families).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+    for (const std::string& name : families) descriptors.emplace_back(name, options);
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    ASSERT_TRUE(rocksdb::DB::Open(options, shard_dir_, descriptors, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    rocksdb::ColumnFamilyHandle* tables = nullptr;
+    ASSERT_TRUE(db->CreateColumnFamily(options, "near_tables", &tables).ok());
+    handles.push_back(tables);
+    for (rocksdb::ColumnFamilyHandle* h : handles)
+      ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+  }
+  StatusOr<std::unique_ptr<Shard>> shard = TryOpen();
+  ASSERT_FALSE(shard.ok());
+  EXPECT_EQ(shard.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(shard.status().message().find("another storage format"), std::string::npos);
+  EXPECT_NE(shard.status().message().find("delete the shard's directory"), std::string::npos);
 }
 
 TEST_F(ShardLifecycleTest, MissingFingerprintVersionIsRefused) {
