@@ -17,7 +17,8 @@ class ExpiryFilter final : public rocksdb::CompactionFilter {
     int64_t last_seen = 0;
     if (!PeekLastSeen(std::string_view(value.data(), value.size()), &last_seen)) return false;
     if (last_seen >= cutoff_ms_) return false;
-    if (expired_ != nullptr) expired_->Add(column_family_, std::string_view(key.data(), key.size()));
+    if (expired_ != nullptr)
+      expired_->Add(column_family_, std::string_view(key.data(), key.size()));
     return true;
   }
   const char* Name() const override { return name_; }
@@ -32,18 +33,16 @@ class ExpiryFilter final : public rocksdb::CompactionFilter {
 class ExpiryFilterFactory final : public rocksdb::CompactionFilterFactory {
  public:
   ExpiryFilterFactory(std::shared_ptr<const DurableWatermark> watermark, Duration ttl,
-                      Duration grace, std::string name, std::shared_ptr<ExpiredKeys> expired,
-                      int column_family)
+                      std::string name, std::shared_ptr<ExpiredKeys> expired, int column_family)
       : watermark_(std::move(watermark)),
         ttl_(ttl),
-        grace_(grace),
         name_(std::move(name)),
         expired_(std::move(expired)),
         column_family_(column_family) {}
 
   std::unique_ptr<rocksdb::CompactionFilter> CreateCompactionFilter(
       const rocksdb::CompactionFilter::Context& /*context*/) override {
-    const int64_t cutoff = LiveCutoff(LiveCutoff(watermark_->Get(), ttl_), grace_);
+    const int64_t cutoff = LiveCutoff(watermark_->Get(), ttl_);
     ExpiredKeys* expired = expired_ && expired_->enabled() ? expired_.get() : nullptr;
     return std::make_unique<ExpiryFilter>(cutoff, name_.c_str(), expired, column_family_);
   }
@@ -52,7 +51,6 @@ class ExpiryFilterFactory final : public rocksdb::CompactionFilterFactory {
  private:
   std::shared_ptr<const DurableWatermark> watermark_;
   const Duration ttl_;
-  const Duration grace_;
   const std::string name_;
   const std::shared_ptr<ExpiredKeys> expired_;
   const int column_family_;
@@ -61,9 +59,9 @@ class ExpiryFilterFactory final : public rocksdb::CompactionFilterFactory {
 }  // namespace
 
 std::shared_ptr<rocksdb::CompactionFilterFactory> NewExpiryFilterFactory(
-    std::shared_ptr<const DurableWatermark> watermark, Duration ttl, Duration grace,
-    std::string name, std::shared_ptr<ExpiredKeys> expired, int column_family) {
-  return std::make_shared<ExpiryFilterFactory>(std::move(watermark), ttl, grace, std::move(name),
+    std::shared_ptr<const DurableWatermark> watermark, Duration ttl, std::string name,
+    std::shared_ptr<ExpiredKeys> expired, int column_family) {
+  return std::make_shared<ExpiryFilterFactory>(std::move(watermark), ttl, std::move(name),
                                                std::move(expired), column_family);
 }
 

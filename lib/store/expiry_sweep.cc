@@ -10,7 +10,7 @@ namespace pagesieve::store {
 namespace {
 
 int64_t Cutoff(const ExpirySweep::Family& family, EventTime watermark) {
-  return LiveCutoff(LiveCutoff(ToMillis(watermark), family.ttl), family.grace);
+  return LiveCutoff(ToMillis(watermark), family.ttl);
 }
 
 bool LastSeenBefore(std::string_view value, int64_t cutoff) {

@@ -33,7 +33,6 @@ class ExpirySweep {
   struct Family {
     Cf cf;
     Duration ttl;
-    Duration grace;  // kept this much longer than the TTL (SimHash table keys)
   };
   explicit ExpirySweep(std::vector<Family> families) : families_(std::move(families)) {}
 

@@ -15,7 +15,7 @@
 
 namespace pagesieve::store {
 
-// How far the time an entry was last indexed at (its tables_refreshed) may
+// How far the time an entry was last indexed at (its indexed_at) may
 // trail its last_seen. Touching an entry re-indexes it only when the gap
 // would exceed this, and it is the width of the index's generations
 // (simhash_index.h): a generation is dropped `grace` after the newest entry

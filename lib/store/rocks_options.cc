@@ -55,13 +55,12 @@ void HashMemtable(rocksdb::ColumnFamilyOptions* o, size_t prefix, size_t bytes_p
 // An entry store: point lookups, most of them misses, so whole-key Bloom
 // filters in every SST and in the memtable (the prefix is the whole key).
 rocksdb::ColumnFamilyOptions EntryCf(const StateEnv::Resources& r, size_t key_size, Duration ttl,
-                                     Duration grace,
                                      const std::shared_ptr<const DurableWatermark>& wm,
                                      const std::shared_ptr<ExpiredKeys>& expired, Cf cf) {
   rocksdb::ColumnFamilyOptions o = Base(r, true, true);
   o.write_buffer_size = kEntryBuffer;
   HashMemtable(&o, key_size, 2048);
-  o.compaction_filter_factory = NewExpiryFilterFactory(wm, ttl, grace, CfName(cf), expired, cf);
+  o.compaction_filter_factory = NewExpiryFilterFactory(wm, ttl, CfName(cf), expired, cf);
   // Reclaim expired entries even where nothing else triggers a compaction.
   o.periodic_compaction_seconds = 24 * 3600;
   return o;
@@ -97,12 +96,10 @@ std::vector<rocksdb::ColumnFamilyDescriptor> MakeColumnFamilies(
   rocksdb::ColumnFamilyOptions small = Base(r, false, false);
   small.write_buffer_size = 4ull << 20;
   cfs[kMetaCf] = {CfName(kMetaCf), small};
-  cfs[kUrlCf] = {CfName(kUrlCf),
-                 EntryCf(r, kDigestKeySize, s.url_ttl, Duration(0), wm, expired, kUrlCf)};
+  cfs[kUrlCf] = {CfName(kUrlCf), EntryCf(r, kDigestKeySize, s.url_ttl, wm, expired, kUrlCf)};
   cfs[kExactCf] = {CfName(kExactCf),
-                   EntryCf(r, kDigestKeySize, s.exact_ttl, Duration(0), wm, expired, kExactCf)};
-  cfs[kNearCf] = {CfName(kNearCf),
-                  EntryCf(r, kSimHashKeySize, s.near_ttl, Duration(0), wm, expired, kNearCf)};
+                   EntryCf(r, kDigestKeySize, s.exact_ttl, wm, expired, kExactCf)};
+  cfs[kNearCf] = {CfName(kNearCf), EntryCf(r, kSimHashKeySize, s.near_ttl, wm, expired, kNearCf)};
   cfs[kBloomCf] = {CfName(kBloomCf), small};
   return cfs;
 }

@@ -74,9 +74,9 @@ RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const Sha
       url_(db_.get(), bloom_.get(), options_.url_mode, options_.url_ttl, &watermark_),
       exact_(db_.get(), options_.exact_ttl, &watermark_),
       near_(db_.get(), &layout_, options_.near_ttl, &watermark_),
-      sweep_({{kUrlCf, options_.url_ttl, Duration(0)},
-              {kExactCf, options_.exact_ttl, Duration(0)},
-              {kNearCf, options_.near_ttl, Duration(0)}}) {}
+      sweep_({{kUrlCf, options_.url_ttl},
+              {kExactCf, options_.exact_ttl},
+              {kNearCf, options_.near_ttl}}) {}
 
 void RocksShard::ObserveEventTime(EventTime t) {
   if (t <= watermark_) return;
