@@ -117,4 +117,21 @@ double PerFilterRateForUnion(double total, int filters) {
   return -std::expm1(std::log1p(-total) / filters);
 }
 
+double GenerationalBloomBitsPerLiveKey(double false_positive_rate, int generations) {
+  const int slots = generations + 1;
+  return static_cast<double>(slots) / generations *
+         StandardBloomBitsPerKey(PerFilterRateForUnion(false_positive_rate, slots));
+}
+
+double BestGenerationalBloomBitsPerLiveKey(double false_positive_rate) {
+  // (1 + 1/G)(L + log2(G + 1)) with L = -log2(p) has its minimum where
+  // G = ln 2 (L + log2(G + 1)): about 7 at 1 %, under 800 for any rate a
+  // double can hold.
+  double best = GenerationalBloomBitsPerLiveKey(false_positive_rate, 1);
+  for (int g = 2; g <= 4096; ++g) {
+    best = std::min(best, GenerationalBloomBitsPerLiveKey(false_positive_rate, g));
+  }
+  return best;
+}
+
 }  // namespace pagesieve::store::bloom

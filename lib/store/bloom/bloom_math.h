@@ -59,4 +59,18 @@ double UnionFalsePositiveRate(double each, int filters);
 // `total`.
 double PerFilterRateForUnion(double total, int filters);
 
+// The fewest bits per live key that any filter of G time generations can
+// spend at rate p, however good each generation's Bloom filter: just before
+// the oldest generation expires, G + 1 generations hold G + 1 generations'
+// worth of keys (the oldest can only be cleared whole), and a lookup ORs
+// them, so each must reach PerFilterRateForUnion(p, G + 1) (equal shares
+// are the cheapest split, -log f being convex). With standard Bloom filters
+// at that rate: (G + 1) / G * StandardBloomBitsPerKey(that rate). At 1 % it
+// is 16.2 bits at G = 4 and at least 15.9 for any G, against 9.6 for an
+// undecayed filter: the yardstick for the URL filter's memory
+// (docs/bloom-filter.md).
+double GenerationalBloomBitsPerLiveKey(double false_positive_rate, int generations);
+// The least of the above over every generation count G >= 1.
+double BestGenerationalBloomBitsPerLiveKey(double false_positive_rate);
+
 }  // namespace pagesieve::store::bloom

@@ -36,6 +36,24 @@ TEST(BloomMathTest, StandardBitsPerKeyIsTheTextbookValue) {
   EXPECT_NEAR(StandardBloomBitsPerKey(0.001), 14.378, 0.001);
 }
 
+// The bound for G generations, worked by hand at 1 %: each of 5 slots gets
+// 1 - 0.99^(1/5) = 0.0020081, 12.927 bits per key, times 5/4.
+TEST(BloomMathTest, GenerationalBoundChargesTheStaleGenerationAndTheUnion) {
+  EXPECT_NEAR(GenerationalBloomBitsPerLiveKey(0.01, 4), 16.158, 0.002);
+  // One generation: two slots, twice the keys, each at about half the rate.
+  EXPECT_NEAR(GenerationalBloomBitsPerLiveKey(0.01, 1),
+              2 * StandardBloomBitsPerKey(PerFilterRateForUnion(0.01, 2)), 1e-9);
+}
+
+TEST(BloomMathTest, BestGenerationCountIsInteriorAndBelowEveryOther) {
+  const double best = BestGenerationalBloomBitsPerLiveKey(0.01);
+  EXPECT_NEAR(best, 15.89, 0.01);  // at G = 7
+  for (int g : {1, 2, 4, 6, 8, 16, 100}) EXPECT_LE(best, GenerationalBloomBitsPerLiveKey(0.01, g));
+  // However the generations are cut, decay costs far more than 10 % over an
+  // undecayed filter: that target can only be read against this bound.
+  EXPECT_GT(best, 1.6 * StandardBloomBitsPerKey(0.01));
+}
+
 TEST(BloomMathTest, EmptyFilterHasNoFalsePositives) {
   EXPECT_EQ(BlockedFalsePositiveRate(0.0, 7), 0.0);
   EXPECT_EQ(BlockedFillRatio(0.0, 7), 0.0);
