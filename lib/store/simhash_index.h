@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -23,19 +24,27 @@ namespace pagesieve::store {
 // SimHashes; a SimHash's bucket is the top bits of its permutation, never
 // more bits than the table's prefix, so every SimHash sharing a query's
 // prefix in a table is in the query's bucket of that table. Buckets double
-// as the index grows, to about kTargetPerBucket SimHashes each.
+// as the index grows, to about kTargetPerBucket SimHashes each, and halve
+// as it shrinks. A lookup reads one bucket per table: a few cache misses.
 //
 // The index does not know scopes: a candidate may belong to another scope
 // of the shard (or be dead, or be listed twice); the caller verifies each
 // against its entry, as it must for liveness anyway.
 //
-// Expiry without deletes: SimHashes are kept in generations by the time
-// they were indexed (`width` of event time each), and a generation is
-// dropped whole once no entry live at the watermark can be in it. The
-// store keeps every live entry indexed at a time at most `width` before its
-// last_seen (it re-indexes an entry touched later than that), so a
-// generation can go once its newest time is older than watermark - ttl -
-// width. Not thread-safe (part of one shard).
+// Expiry without deletes of single entries: each SimHash is tagged with the
+// generation of the time it was indexed (`width` of event time each), and a
+// generation is dropped whole once no entry live at the watermark can be in
+// it: one pass over the buckets removes its SimHashes. The store keeps every
+// live entry indexed at a time at most `width` before its last_seen (it
+// re-indexes an entry touched later than that), so a generation can go once
+// its newest time is older than watermark - ttl - width.
+//
+// The tag costs no memory: all SimHashes of a bucket share its top bits, so
+// a stored value keeps its generation's slot (of kSlots, used as a ring) in
+// its top kSlotBits bits, and the bucket index gives the real ones back.
+// Generations more than kSlots apart cannot both be live (the store's live
+// window spans ttl + width, 9 widths), so a newer generation claiming an
+// older one's slot drops it. Not thread-safe (part of one shard).
 class SimHashIndex {
  public:
   struct Candidate {
@@ -47,11 +56,18 @@ class SimHashIndex {
     friend bool operator==(const Candidate&, const Candidate&) = default;
   };
 
-  static constexpr size_t kTargetPerBucket = 16;
+  static constexpr size_t kTargetPerBucket = 64;
+  static constexpr int kSlotBits = 5;
+  static constexpr int kSlots = 1 << kSlotBits;
   static constexpr int kMaxBucketBits = 24;
 
+  // Every layout's prefix has at least kSlotBits bits (NearLayout allows at
+  // most 8 blocks of disagreement, so a prefix block has 7 bits or more).
   SimHashIndex(const NearLayout* layout, Duration width);
 
+  // Sizes the buckets for `expected` SimHashes at once, as the rebuild at
+  // open knows roughly how many come: saves regrowing them step by step.
+  void Reserve(size_t expected);
   // Indexes `simhash` in the generation of `indexed_at`. Ignored when that
   // generation has been dropped: nothing indexed then can still be live.
   void Add(uint64_t simhash, EventTime indexed_at);
@@ -61,34 +77,49 @@ class SimHashIndex {
   // Appends every indexed SimHash within `max_distance` of `simhash`, with
   // its distance: each once per generation and table that holds it.
   void Collect(uint64_t simhash, int max_distance, std::vector<Candidate>* out) const;
+  // Whether `simhash` itself is indexed, in any generation: false means the
+  // store holds no live entry for it in any scope.
+  bool Contains(uint64_t simhash) const;
 
   // SimHashes indexed (per table), over all generations.
   size_t size() const;
-  size_t generations() const { return generations_.size(); }
+  // Generations holding SimHashes.
+  size_t generations() const;
   // Heap bytes held: bucket arrays and their contents, allocator headers included.
   size_t MemoryBytes() const;
 
  private:
-  struct Generation {
-    int64_t id = 0;  // covers [id * width, (id + 1) * width)
-    int bits = 0;    // each table has 1 << bits buckets
-    size_t size = 0;
-    // Bucket b of table t is buckets[(t << bits) | b]; holds permuted values.
-    std::vector<std::vector<uint64_t>> buckets;
-  };
+  using Bucket = std::vector<uint64_t>;
 
   int64_t GenerationOf(EventTime t) const;
-  Generation& GetOrCreate(int64_t id);
-  void Grow(Generation& g) const;
-  size_t Bucket(const Generation& g, uint64_t permuted) const {
-    return g.bits == 0 ? 0 : static_cast<size_t>(permuted >> (64 - g.bits));
+  int BitsFor(size_t n) const;  // bucket bits for n SimHashes per table
+  int SlotFor(int64_t id);      // -1: the generation is dropped
+  void Resize(int bits);
+  // Removes the SimHashes of the slots in `mask` (bit s: slot s).
+  void Sweep(uint32_t mask);
+  const Bucket& BucketOf(int table, uint64_t permuted) const {
+    return buckets_[(static_cast<size_t>(table) << bits_) | (permuted >> (64 - bits_))];
   }
+  // The stored form: the slot in place of the top bits the bucket implies.
+  static uint64_t Tagged(uint64_t permuted, int slot) {
+    return (permuted & kBelowSlot) | (static_cast<uint64_t>(slot) << (64 - kSlotBits));
+  }
+  static int SlotOf(uint64_t stored) { return static_cast<int>(stored >> (64 - kSlotBits)); }
+  static constexpr uint64_t kBelowSlot = ~uint64_t{0} >> kSlotBits;
 
   const NearLayout* layout_;
   const int64_t width_ms_;
   const int max_bits_;
-  int64_t first_id_;                     // generations below it are dropped
-  std::vector<Generation> generations_;  // by id, ascending
+  int64_t first_id_;      // generations below it are dropped
+  int bits_ = kSlotBits;  // each table has 1 << bits_ buckets
+  // Bucket b of table t is buckets_[(t << bits_) | b].
+  std::vector<Bucket> buckets_;
+  struct Slot {
+    int64_t id;
+    size_t size;  // 0: free
+  };
+  std::array<Slot, kSlots> slots_{};
+  size_t size_ = 0;
 };
 
 }  // namespace pagesieve::store

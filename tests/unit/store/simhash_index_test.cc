@@ -89,6 +89,41 @@ TEST(SimHashIndexTest, DropsWholeGenerationsAndRefusesTheirLateAdds) {
   EXPECT_EQ(index.size(), 1u);
 }
 
+TEST(SimHashIndexTest, ContainsOnlyTheExactSimHashWhileItsGenerationLasts) {
+  const NearLayout layout = NearLayout::Create(3, 0).value();
+  SimHashIndex index(&layout, Duration(1000));
+  std::mt19937_64 rng(9);
+  std::vector<uint64_t> stored;
+  for (int i = 0; i < 5000; ++i) stored.push_back(rng());
+  for (uint64_t fp : stored) index.Add(fp, Ms(10));
+  for (uint64_t fp : stored) {
+    ASSERT_TRUE(index.Contains(fp));
+    ASSERT_FALSE(index.Contains(fp ^ 1));             // a neighbour is not the SimHash
+    ASSERT_FALSE(index.Contains(fp ^ (1ull << 63)));  // nor one differing in a slot-tag bit
+  }
+  index.DropBefore(Ms(1000));
+  EXPECT_FALSE(index.Contains(stored[0]));
+}
+
+// Generations share kSlots slots; two that are kSlots widths apart cannot
+// both hold live entries, so the newer one takes the slot.
+TEST(SimHashIndexTest, AGenerationKSlotsNewerTakesTheSlotOfTheOlder) {
+  const NearLayout layout = NearLayout::Create(3, 0).value();
+  SimHashIndex index(&layout, Duration(1000));
+  const int64_t later = int64_t{SimHashIndex::kSlots} * 1000;  // same slot as generation 0
+  index.Add(1, Ms(0));
+  index.Add(2, Ms(1000));
+  index.Add(3, Ms(later));
+  EXPECT_FALSE(index.Contains(1));
+  EXPECT_TRUE(index.Contains(2));
+  EXPECT_TRUE(index.Contains(3));
+  EXPECT_EQ(index.size(), 2u);
+  EXPECT_EQ(index.generations(), 2u);
+  index.Add(4, Ms(500));  // generation 0 again: older than the slot's owner, so dead
+  EXPECT_FALSE(index.Contains(4));
+  EXPECT_EQ(Collected(index, 3, 0), std::set<uint64_t>{3});
+}
+
 TEST(SimHashIndexTest, MemoryGrowsWithTheEntriesAndFallsWithTheirGeneration) {
   const NearLayout layout = NearLayout::Create(3, 0).value();
   SimHashIndex index(&layout, Duration(1000));
