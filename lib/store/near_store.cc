@@ -35,6 +35,10 @@ Status NearStore::BuildIndex() {
   rocksdb::ReadOptions options;
   options.total_order_seek = true;
   options.fill_cache = false;  // one pass over everything: keep the cache for lookups
+  uint64_t estimate = 0;
+  if (db_->db()->GetIntProperty(db_->handle(kNearCf), "rocksdb.estimate-num-keys", &estimate)) {
+    index_.Reserve(static_cast<size_t>(estimate));
+  }
   std::unique_ptr<rocksdb::Iterator> it(db_->db()->NewIterator(options, db_->handle(kNearCf)));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     const rocksdb::Slice key = it->key(), value = it->value();
@@ -97,8 +101,12 @@ StatusOr<std::optional<NearEntry>> NearStore::LiveEntry(uint64_t scope_id, uint6
 
 Status NearStore::Insert(uint64_t scope_id, uint64_t simhash, const Origin& origin) {
   PS_RETURN_IF_ERROR(CheckOrigin(origin));
-  PS_ASSIGN_OR_RETURN(std::optional<NearEntry> live, LiveEntry(scope_id, simhash, {}));
-  if (live) return Touch(scope_id, simhash, origin.event_time);
+  // Every live entry is indexed, so a SimHash the index lacks needs no read:
+  // a new page's SimHash almost always is one.
+  if (index_.Contains(simhash)) {
+    PS_ASSIGN_OR_RETURN(std::optional<NearEntry> live, LiveEntry(scope_id, simhash, {}));
+    if (live) return Touch(scope_id, simhash, origin.event_time);
+  }
   const NearEntry entry{origin, origin.event_time, origin.event_time};
   index_.Add(simhash, entry.indexed_at);
   PutEntry(scope_id, simhash, entry);
