@@ -67,15 +67,21 @@ void SimHashIndex::Add(uint64_t simhash, EventTime indexed_at) {
 // and 2b + 1 by the next bit (growing), or 2b and 2b + 1 merge (shrinking).
 void SimHashIndex::Resize(int bits) {
   const size_t tables = static_cast<size_t>(layout_->tables());
-  std::vector<Bucket> resized(tables << bits);
-  for (size_t old = 0; old < buckets_.size(); ++old) {
-    const size_t table = old >> bits_;
-    // The real top bits of this bucket's values, which their slot tags hide.
+  // The new bucket of a stored value, from its real top bits (which its
+  // slot tag hides; the old bucket index gives them back).
+  auto destination = [&](size_t old, uint64_t v) {
     const uint64_t top = (static_cast<uint64_t>(old) << (64 - bits_)) & ~kBelowSlot;
-    for (uint64_t v : buckets_[old]) {
-      const uint64_t real = (v & kBelowSlot) | top;
-      resized[(table << bits) | (real >> (64 - bits))].push_back(v);
-    }
+    return ((old >> bits_) << bits) | (((v & kBelowSlot) | top) >> (64 - bits));
+  };
+  // Two passes, so every new bucket is allocated once at its exact size.
+  std::vector<uint32_t> counts(tables << bits);
+  for (size_t old = 0; old < buckets_.size(); ++old) {
+    for (uint64_t v : buckets_[old]) ++counts[destination(old, v)];
+  }
+  std::vector<Bucket> resized(tables << bits);
+  for (size_t b = 0; b < resized.size(); ++b) resized[b].reserve(counts[b]);
+  for (size_t old = 0; old < buckets_.size(); ++old) {
+    for (uint64_t v : buckets_[old]) resized[destination(old, v)].push_back(v);
     Bucket().swap(buckets_[old]);  // free as we go: peak memory stays ~2x one table
   }
   buckets_ = std::move(resized);
