@@ -272,6 +272,20 @@ Status RocksShard::FlushAll() {
                    "shard " + db_->dir() + ": flush");
 }
 
+bool RocksShard::BackgroundWorkPending() const {
+  rocksdb::DB* db = db_->db();
+  uint64_t n = 0;
+  for (const char* property : {"rocksdb.num-running-compactions", "rocksdb.num-running-flushes"}) {
+    if (db->GetIntProperty(property, &n) && n > 0) return true;
+  }
+  for (int cf = 0; cf < kNumCfs; ++cf) {
+    for (const char* property : {"rocksdb.compaction-pending", "rocksdb.mem-table-flush-pending"}) {
+      if (db->GetIntProperty(db_->handle(static_cast<Cf>(cf)), property, &n) && n > 0) return true;
+    }
+  }
+  return false;
+}
+
 ShardStats RocksShard::Stats() const {
   ShardStats stats = Shard::Stats();
   stats.fingerprint_version = options_.fingerprint_version;

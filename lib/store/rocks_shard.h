@@ -82,6 +82,10 @@ class RocksShard final : public Shard {
   StatusOr<CfFigures> Figures(Cf cf);
   // Flushes every memtable to SST files (so Figures() sees all the data).
   Status FlushAll();
+  // Whether RocksDB has flushes or compactions running or due: a benchmark
+  // waits for false so that it measures a settled tree, not the debt of its
+  // own bulk fill.
+  bool BackgroundWorkPending() const;
 
  private:
   RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
