@@ -53,7 +53,7 @@ void SimHashIndex::Add(uint64_t simhash, EventTime indexed_at) {
   if (bits_ < max_bits_ && size_ >= kTargetPerBucket << bits_) Resize(bits_ + 1);
   for (int t = 0; t < layout_->tables(); ++t) {
     const uint64_t permuted = layout_->Permute(t, simhash);
-    Bucket& b = buckets_[(static_cast<size_t>(t) << bits_) | (permuted >> (64 - bits_))];
+    Bucket& b = buckets_[BucketIndex(t, permuted)];
     // Grow by a quarter, not double: buckets then leave about 10 % of their
     // capacity unused instead of 28 %, for three more copies per SimHash.
     if (b.size() == b.capacity()) b.reserve(b.size() + b.size() / 4 + 4);

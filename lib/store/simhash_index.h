@@ -23,9 +23,10 @@ namespace pagesieve::store {
 // Each table of the NearLayout is an array of buckets of permuted
 // SimHashes; a SimHash's bucket is the top bits of its permutation, never
 // more bits than the table's prefix, so every SimHash sharing a query's
-// prefix in a table is in the query's bucket of that table. Buckets double
-// as the index grows, to about kTargetPerBucket SimHashes each, and halve
-// as it shrinks. A lookup reads one bucket per table: a few cache misses.
+// prefix in a table is in the query's bucket of that table. The number of
+// buckets doubles as the index grows, to keep about kTargetPerBucket
+// SimHashes in each, and halves as it shrinks. A lookup reads one bucket per table: a few cache
+// misses.
 //
 // The index does not know scopes: a candidate may belong to another scope
 // of the shard (or be dead, or be listed twice); the caller verifies each
@@ -42,7 +43,7 @@ namespace pagesieve::store {
 // The tag costs no memory: all SimHashes of a bucket share its top bits, so
 // a stored value keeps its generation's slot (of kSlots, used as a ring) in
 // its top kSlotBits bits, and the bucket index gives the real ones back.
-// Generations more than kSlots apart cannot both be live (the store's live
+// Generations kSlots or more apart cannot both be live (the store's live
 // window spans ttl + width, 9 widths), so a newer generation claiming an
 // older one's slot drops it. Not thread-safe (part of one shard).
 class SimHashIndex {
@@ -97,8 +98,11 @@ class SimHashIndex {
   void Resize(int bits);
   // Removes the SimHashes of the slots in `mask` (bit s: slot s).
   void Sweep(uint32_t mask);
+  size_t BucketIndex(int table, uint64_t permuted) const {
+    return (static_cast<size_t>(table) << bits_) | (permuted >> (64 - bits_));
+  }
   const Bucket& BucketOf(int table, uint64_t permuted) const {
-    return buckets_[(static_cast<size_t>(table) << bits_) | (permuted >> (64 - bits_))];
+    return buckets_[BucketIndex(table, permuted)];
   }
   // The stored form: the slot in place of the top bits the bucket implies.
   static uint64_t Tagged(uint64_t permuted, int slot) {
