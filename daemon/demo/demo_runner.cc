@@ -65,7 +65,7 @@ StatusOr<Setup> ReadSetup(const Config& config) {
 // Names that no earlier demo on the same broker used.
 std::string UniqueId(const Clock& clock) {
   char id[40];
-  std::snprintf(id, sizeof id, "%llx-%d", static_cast<unsigned long long>(ToMillis(clock.Now())),
+  std::snprintf(id, sizeof id, "%llx-%d", static_cast<unsigned long long>(clock.Now().time_since_epoch().count()),
                 static_cast<int>(::getpid()));
   return id;
 }

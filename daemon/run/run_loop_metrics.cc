@@ -10,7 +10,7 @@ void RunLoop::SampleMetrics(bool force) {
   const Clock::SteadyTime now = clock_.SteadyNow();
   if (!force && now - last_sample_ < run_.sample_interval) return;
   last_sample_ = now;
-  const EventTime wall = clock_.Now();
+  const EventTime wall = EventTime::FromWallClock(clock_.Now());
   size_t pending = 0;
   int paused = 0;
   std::set<PartitionId> sampled;

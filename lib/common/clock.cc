@@ -5,7 +5,7 @@ namespace {
 
 class SystemClock final : public Clock {
  public:
-  EventTime Now() const override {
+  WallTime Now() const override {
     return std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
   }
   SteadyTime SteadyNow() const override { return std::chrono::steady_clock::now(); }

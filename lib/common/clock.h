@@ -18,7 +18,7 @@ class Clock {
   virtual ~Clock() = default;
 
   // Wall-clock time, for stamping output and measuring event-time lag.
-  virtual EventTime Now() const = 0;
+  virtual WallTime Now() const = 0;
   // Monotonic time, for rates, timeouts and deadlines.
   virtual SteadyTime SteadyNow() const = 0;
 
@@ -29,15 +29,15 @@ class Clock {
 // A clock that only moves when told to. Both readings advance together.
 class ManualClock final : public Clock {
  public:
-  explicit ManualClock(EventTime start = EventTimeFromMillis(0)) : now_ms_(ToMillis(start)) {}
+  explicit ManualClock(WallTime start = WallTime()) : now_ms_(start.time_since_epoch().count()) {}
 
-  EventTime Now() const override { return EventTimeFromMillis(now_ms_.load()); }
+  WallTime Now() const override { return WallTime(Duration(now_ms_.load())); }
   SteadyTime SteadyNow() const override {
     return SteadyTime(std::chrono::duration_cast<SteadyTime::duration>(Duration(now_ms_.load())));
   }
 
   void Advance(Duration d) { now_ms_ += d.count(); }
-  void Set(EventTime t) { now_ms_ = ToMillis(t); }
+  void Set(WallTime t) { now_ms_ = t.time_since_epoch().count(); }
 
  private:
   std::atomic<int64_t> now_ms_;

@@ -96,10 +96,11 @@ StatusOr<EventTime> ParseRfc3339(std::string_view text) {
   if (!ymd.ok() || hour > 23 || minute > 59 || second > 60) return BadTime(text);
   auto t = sys_days(ymd) + std::chrono::hours(hour) + std::chrono::minutes(minute) +
            std::chrono::seconds(second) + Duration(millis) - std::chrono::minutes(offset_minutes);
-  return std::chrono::time_point_cast<Duration>(t);
+  return EventTime::FromWallClock(std::chrono::time_point_cast<Duration>(t));
 }
 
-std::string FormatRfc3339(EventTime t) {
+std::string FormatRfc3339(EventTime event_time) {
+  const WallTime t = event_time.AsTimePoint();
   sys_days day = std::chrono::floor<days>(t);
   std::chrono::year_month_day ymd(day);
   std::chrono::hh_mm_ss<Duration> tod(t - day);

@@ -28,7 +28,7 @@ StatusOr<EventTime> RecordPreparer::EventTimeOf(const std::optional<EventTime>& 
                                    "' field and no record timestamp to default to");
   }
   // A clock far ahead would push the watermark past every entry's TTL.
-  if (options_.max_future.count() > 0 && *t > clock_.Now() + options_.max_future) {
+  if (options_.max_future.count() > 0 && *t > EventTime::FromWallClock(clock_.Now()) + options_.max_future) {
     return Status::InvalidArgument("event time " + FormatRfc3339(*t) + " is more than " +
                                    FormatDuration(options_.max_future) +
                                    " ahead of the clock (event.max_future)");

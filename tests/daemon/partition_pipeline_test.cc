@@ -138,7 +138,7 @@ class PartitionPipelineTest : public ::testing::Test {
   }
 
   testing::TempDir dir_;
-  ManualClock clock_{EventTimeFromMillis(kT0 + 86'400'000)};
+  ManualClock clock_{WallTimeFromMillis(kT0 + 86'400'000)};
   engine::SieveOptions sieve_options_;
   std::unique_ptr<store::StateEnv> env_;
   std::unique_ptr<engine::Sieve> sieve_;

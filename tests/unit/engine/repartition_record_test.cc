@@ -40,7 +40,7 @@ class RepartitionRecordTest : public ::testing::Test {
     return std::move(r).value();
   }
 
-  ManualClock clock_{EventTimeFromMillis(kT0 + 86'400'000)};
+  ManualClock clock_{WallTimeFromMillis(kT0 + 86'400'000)};
   SieveOptions options_;
   std::unique_ptr<RecordPreparer> preparer_;
 };

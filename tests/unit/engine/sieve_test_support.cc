@@ -51,7 +51,7 @@ std::string ReplaceWord(const std::string& text, int index, const std::string& r
 }
 
 SieveHarness::SieveHarness(const std::string& config_toml)
-    : clock_(EventTimeFromMillis(kT0 + 365 * kDay)) {
+    : clock_(WallTimeFromMillis(kT0 + 365 * kDay)) {
   // tmpfs when there is one: RocksDB fsyncs its metadata on open and close,
   // which costs ~10 ms a call on a virtual disk. (Crash and integration tests
   // run on the real disk.)

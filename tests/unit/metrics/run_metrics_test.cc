@@ -30,7 +30,7 @@ constexpr int64_t kT0 = 1'790'812'800'000;  // 2026-10-01
 // between two readings is exactly 1 ms, whatever the real time.
 class TickingClock final : public Clock {
  public:
-  EventTime Now() const override { return EventTimeFromMillis(kT0 + 86'400'000); }
+  WallTime Now() const override { return WallTimeFromMillis(kT0 + 86'400'000); }
   SteadyTime SteadyNow() const override { return SteadyTime(milliseconds(++ticks_)); }
 
  private:
@@ -113,7 +113,7 @@ TEST_F(RunMetricsTest, TimedShardForwardsWritesAndCheckpoints) {
 }
 
 TEST_F(RunMetricsTest, PipelineObservesTimeFromConsumedToDecided) {
-  ManualClock clock(EventTimeFromMillis(kT0 + 86'400'000));
+  ManualClock clock(WallTimeFromMillis(kT0 + 86'400'000));
   engine::Sieve sieve(sieve_options_);
   engine::RecordPreparer preparer(sieve_options_, clock);
   PipelineOptions options;
