@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "bench_records.h"
-#include "store/rocks_shard.h"
+#include "store/shard_probe.h"
 #include "store/state_env.h"
 
 namespace pagesieve::store::bench {
@@ -289,7 +289,7 @@ void MeasureRecords(Driver& d) {
 // own pace would not: until it is paid, every lookup probes more files, and
 // the figures measured depend on how much of it is left (up to 2x at 10 M).
 // So each stage waits for the tree to settle, and says how long that took.
-void Settle(RocksShard& shard) {
+void Settle(ShardProbe& shard) {
   double waited = 0;
   while (shard.BackgroundWorkPending()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -298,7 +298,7 @@ void Settle(RocksShard& shard) {
   std::printf("settled: compactions done after %.1f s\n", waited);
 }
 
-void PrintSizes(RocksShard& shard, uint64_t n) {
+void PrintSizes(ShardProbe& shard, const ShardStats& stats, uint64_t n) {
   Check(shard.FlushAll());
   auto per = [n](uint64_t bytes) { return static_cast<double>(bytes) / static_cast<double>(n); };
   const struct {
@@ -306,9 +306,9 @@ void PrintSizes(RocksShard& shard, uint64_t n) {
     std::vector<Cf> cfs;
   } stores[] = {{"url", {kUrlCf}}, {"exact", {kExactCf}}, {"near", {kNearCf}}};
   for (const auto& st : stores) {
-    RocksShard::CfFigures sum;
+    ShardProbe::CfFigures sum;
     for (Cf cf : st.cfs) {
-      RocksShard::CfFigures f = shard.Figures(cf).value();
+      ShardProbe::CfFigures f = shard.Figures(cf).value();
       sum.sst_bytes += f.sst_bytes;
       sum.index_bytes += f.index_bytes;
       sum.filter_bytes += f.filter_bytes;
@@ -316,7 +316,6 @@ void PrintSizes(RocksShard& shard, uint64_t n) {
     std::printf("  %-6s disk %6.1f B/entry   index+filter %5.1f B/entry (in the block cache)\n",
                 st.name, per(sum.sst_bytes), per(sum.index_bytes + sum.filter_bytes));
   }
-  const ShardStats stats = shard.Stats();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   std::printf("  near   index %.1f B/entry in memory (%d tables, %.2f indexed per entry)\n",
@@ -344,20 +343,20 @@ int Run(const Flags& flags) {
   const ShardStats opened = shard->Stats();
   std::printf("open: %s (SimHash index rebuilt from the entries)\n",
               open_timer.Report(static_cast<double>(opened.near_index_entries), "entries").c_str());
-  auto* rocks = dynamic_cast<RocksShard*>(shard.get());
+  ShardProbe probe(*shard);
   Driver driver(shard.get(), flags);
   driver.Resume(shard->watermark());
   const int64_t resumed = shard->checkpointed_offset().value_or(Offset(0)).value();
   driver.set_stored(static_cast<uint64_t>(resumed % kTimedOffsets));
   for (uint64_t n : flags.stages) {
     if (n > driver.stored()) driver.Fill(n);
-    Settle(*rocks);
+    Settle(probe);
     std::printf("stage %llu records, %llu scopes, batch %llu:\n",
                 static_cast<unsigned long long>(n), static_cast<unsigned long long>(flags.scopes),
                 static_cast<unsigned long long>(flags.batch));
     MeasureStores(driver);
     MeasureRecords(driver);
-    PrintSizes(*rocks, n);
+    PrintSizes(probe, shard->Stats(), n);
     if (driver.misses_ != 0)
       Die(std::to_string(driver.misses_) + " answers contradicted the workload");
     Check(shard->Checkpoint(Offset(static_cast<int64_t>(driver.stored()))));

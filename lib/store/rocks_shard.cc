@@ -1,7 +1,5 @@
 #include "store/rocks_shard.h"
 
-#include <rocksdb/table_properties.h>
-
 #include <string>
 #include <utility>
 #include <vector>
@@ -155,9 +153,7 @@ Status RocksShard::Checkpoint(Offset next_offset) {
   return s;
 }
 
-Status RocksShard::ForEachChange(
-    Offset next_offset,
-    const std::function<void(std::string_view key, std::optional<std::string_view> value)>& fn) {
+Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
   PS_RETURN_IF_ERROR(error_);
   expired_->Enable();  // compactions from now on report what they expire
   // In url.mode = exact the Bloom filter is rebuilt from the URL entries
@@ -227,67 +223,10 @@ Status RocksShard::PublishDurableWatermark() {
   return Status::Ok();
 }
 
-Status RocksShard::CompactAll() {
-  PS_RETURN_IF_ERROR(error_);
-  rocksdb::CompactRangeOptions options;
-  options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-  for (int cf = 0; cf < kNumCfs; ++cf) {
-    PS_RETURN_IF_ERROR(FromRocks(
-        db_->db()->CompactRange(options, db_->handle(static_cast<Cf>(cf)), nullptr, nullptr),
-        "shard " + db_->dir() + ": compaction"));
-  }
-  return Status::Ok();
-}
-
-StatusOr<uint64_t> RocksShard::CountKeys(Cf cf) {
-  rocksdb::ReadOptions options;
-  options.total_order_seek = true;  // across prefixes, ignoring the prefix extractor
-  std::unique_ptr<rocksdb::Iterator> it(db_->db()->NewIterator(options, db_->handle(cf)));
-  uint64_t n = 0;
-  for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
-  PS_RETURN_IF_ERROR(FromRocks(it->status(), "shard " + db_->dir() + ": count"));
-  return n;
-}
-
-StatusOr<RocksShard::CfFigures> RocksShard::Figures(Cf cf) {
-  rocksdb::DB* db = db_->db();
-  CfFigures f;
-  db->GetIntProperty(db_->handle(cf), "rocksdb.estimate-num-keys", &f.keys);
-  db->GetIntProperty(db_->handle(cf), "rocksdb.live-sst-files-size", &f.sst_bytes);
-  db->GetIntProperty(db_->handle(cf), "rocksdb.size-all-mem-tables", &f.memtable_bytes);
-  rocksdb::TablePropertiesCollection tables;
-  PS_RETURN_IF_ERROR(FromRocks(db->GetPropertiesOfAllTables(db_->handle(cf), &tables),
-                               "shard " + db_->dir() + ": table properties"));
-  for (const auto& [file, props] : tables) {
-    f.index_bytes += props->index_size;
-    f.filter_bytes += props->filter_size;
-  }
-  return f;
-}
-
-Status RocksShard::FlushAll() {
-  std::vector<rocksdb::ColumnFamilyHandle*> all;
-  for (int cf = 0; cf < kNumCfs; ++cf) all.push_back(db_->handle(static_cast<Cf>(cf)));
-  return FromRocks(db_->db()->Flush(rocksdb::FlushOptions(), all),
-                   "shard " + db_->dir() + ": flush");
-}
-
-bool RocksShard::BackgroundWorkPending() const {
-  rocksdb::DB* db = db_->db();
-  uint64_t n = 0;
-  for (const char* property : {"rocksdb.num-running-compactions", "rocksdb.num-running-flushes"}) {
-    if (db->GetIntProperty(property, &n) && n > 0) return true;
-  }
-  for (int cf = 0; cf < kNumCfs; ++cf) {
-    for (const char* property : {"rocksdb.compaction-pending", "rocksdb.mem-table-flush-pending"}) {
-      if (db->GetIntProperty(db_->handle(static_cast<Cf>(cf)), property, &n) && n > 0) return true;
-    }
-  }
-  return false;
-}
-
 ShardStats RocksShard::Stats() const {
-  ShardStats stats = Shard::Stats();
+  ShardStats stats;
+  stats.watermark = watermark_;
+  stats.checkpointed_offset = checkpointed_;
   stats.fingerprint_version = options_.fingerprint_version;
   stats.near_tables = layout_.tables();
   stats.near_index_entries = near_.index_size();

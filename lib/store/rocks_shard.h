@@ -57,37 +57,13 @@ class RocksShard final : public Shard {
   std::optional<Offset> checkpointed_offset() const override { return checkpointed_; }
   ShardStats Stats() const override;
 
-  Status ForEachChange(
-      Offset next_offset,
-      const std::function<void(std::string_view key, std::optional<std::string_view> value)>& fn)
-      override;
+  Status ForEachChange(Offset next_offset, const ChangeFn& fn) override;
   void SetChangelogNext(Offset changelog_next) override { staged_changelog_next_ = changelog_next; }
   std::optional<Offset> changelog_next() const override { return changelog_next_; }
 
-  // Maintenance and diagnostics, outside the Shard interface.
-  // Compacts every column family fully, removing what is dead at the durable
-  // watermark now rather than whenever RocksDB gets to it.
-  Status CompactAll();
-  // Keys physically stored (checkpointed) in one column family: expired
-  // entries not yet compacted away included. Reads the whole family.
-  StatusOr<uint64_t> CountKeys(Cf cf);
-  // Sizes of one column family, for benchmarks and capacity planning.
-  struct CfFigures {
-    uint64_t keys = 0;          // RocksDB's estimate
-    uint64_t sst_bytes = 0;     // live SST files
-    uint64_t index_bytes = 0;   // SST index blocks (held in the block cache)
-    uint64_t filter_bytes = 0;  // SST Bloom filter blocks (held in the block cache)
-    uint64_t memtable_bytes = 0;
-  };
-  StatusOr<CfFigures> Figures(Cf cf);
-  // Flushes every memtable to SST files (so Figures() sees all the data).
-  Status FlushAll();
-  // Whether RocksDB has flushes or compactions running or due: a benchmark
-  // waits for false so that it measures a settled tree, not the debt of its
-  // own bulk fill.
-  bool BackgroundWorkPending() const;
-
  private:
+  friend class ShardProbe;  // maintenance and diagnostics for tests and benchmarks
+
   RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
              const NearLayout& layout, std::shared_ptr<DurableWatermark> durable,
              std::shared_ptr<ExpiredKeys> expired, std::unique_ptr<ShardDb> db,

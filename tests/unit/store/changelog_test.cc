@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "store/rocks_shard.h"
+#include "store/shard_probe.h"
 #include "store/shard_restore.h"
 #include "store_test_util.h"
 
@@ -227,8 +227,8 @@ TEST_F(ChangelogTest, ExpiredEntriesGetTombstonesUnlessWrittenAgain) {
   TearDown();
   SetUp();
   FakeTopic topic;
-  auto* source = dynamic_cast<RocksShard*>(&Open(options));
-  ASSERT_NE(source, nullptr);
+  Shard* source = &Open(options);
+  ShardProbe probe(*source);
   for (int64_t i = 0; i < 20; ++i) {
     ASSERT_TRUE(source->InsertContent("site", DigestOf(i), MakeOrigin(i, Ms(1000))).ok());
   }
@@ -240,7 +240,7 @@ TEST_F(ChangelogTest, ExpiredEntriesGetTombstonesUnlessWrittenAgain) {
   ASSERT_TRUE(source->InsertContent("site", DigestOf(5), MakeOrigin(20, Ms(61'000))).ok());
   ASSERT_TRUE(source->InsertContent("site", DigestOf(100), MakeOrigin(21, Ms(61'000))).ok());
   topic.Checkpoint(*source, Offset(22));
-  ASSERT_TRUE(source->CompactAll().ok());
+  ASSERT_TRUE(probe.CompactAll().ok());
   topic.Checkpoint(*source, Offset(22));  // ships the tombstones compaction collected
 
   EXPECT_EQ(topic.LiveKeysByFamily()[kExactCf], 2);  // digests 5 and 100
@@ -261,8 +261,8 @@ TEST_F(ChangelogTest, DeadEntriesLeaveTheChangelogWithoutWaitingForCompaction) {
   // full), so every tombstone comes from the checkpoints' sweep.
   const ShardOptions options = ShortTtls();
   FakeTopic topic;
-  auto* source = dynamic_cast<RocksShard*>(&Open(options));
-  ASSERT_NE(source, nullptr);
+  Shard* source = &Open(options);
+  ShardProbe probe(*source);
   for (int64_t i = 0; i < 30; ++i) WriteRecord(*source, i, Ms(500 + i * 1000), i);
   topic.Checkpoint(*source, Offset(30));
   const std::map<int, int> all = topic.LiveKeysByFamily();
@@ -280,8 +280,8 @@ TEST_F(ChangelogTest, DeadEntriesLeaveTheChangelogWithoutWaitingForCompaction) {
   EXPECT_EQ(live[kExactCf], 12);  // 20..30 and 3
   EXPECT_EQ(live[kNearCf], 11);
   // The local shard forgot them in the same checkpoint.
-  EXPECT_EQ(source->CountKeys(kUrlCf).value(), 11u);
-  EXPECT_EQ(source->CountKeys(kExactCf).value(), 12u);
+  EXPECT_EQ(probe.CountKeys(kUrlCf).value(), 11u);
+  EXPECT_EQ(probe.CountKeys(kExactCf).value(), 12u);
 
   // A shard restored from the compacted changelog answers as the source.
   ASSERT_TRUE(Restore(topic.Compacted(), 0, topic.end(), options, true).ok());
@@ -298,8 +298,8 @@ TEST_F(ChangelogTest, ACheckpointSpanningMoreThanATtlShipsOnlyWhatIsStillAlive) 
   // within it is deleted and never shipped as an entry.
   const ShardOptions options = ShortTtls();
   FakeTopic topic;
-  auto* source = dynamic_cast<RocksShard*>(&Open(options));
-  ASSERT_NE(source, nullptr);
+  Shard* source = &Open(options);
+  ShardProbe probe(*source);
   WriteRecord(*source, 0, Ms(1000), 0);
   WriteRecord(*source, 1, Ms(200'000), 1);
   topic.Checkpoint(*source, Offset(2));
@@ -308,7 +308,7 @@ TEST_F(ChangelogTest, ACheckpointSpanningMoreThanATtlShipsOnlyWhatIsStillAlive) 
   EXPECT_EQ(live[kUrlCf], 1);
   EXPECT_EQ(live[kExactCf], 1);
   EXPECT_EQ(live[kNearCf], 1);
-  EXPECT_EQ(source->CountKeys(kExactCf).value(), 1u);
+  EXPECT_EQ(probe.CountKeys(kExactCf).value(), 1u);
   EXPECT_TRUE(source->LookupContent("site", DigestOf(1), {}).value().has_value());
   // Record 0's entries were never shipped with a value, only tombstoned.
   std::map<int, int> shipped;
@@ -322,8 +322,8 @@ TEST_F(ChangelogTest, ACheckpointSpanningMoreThanATtlShipsOnlyWhatIsStillAlive) 
 TEST_F(ChangelogTest, TheSweepWorksInSlicesPacedByTheWritesOfEachCheckpoint) {
   const ShardOptions options = ShortTtls();
   FakeTopic topic;
-  auto* source = dynamic_cast<RocksShard*>(&Open(options));
-  ASSERT_NE(source, nullptr);
+  Shard* source = &Open(options);
+  ShardProbe probe(*source);
   constexpr int64_t kOld = 20'000;
   for (int64_t i = 0; i < kOld; ++i) {
     ASSERT_TRUE(source->InsertContent("site", DigestOf(i), MakeOrigin(i, Ms(1000))).ok());
@@ -345,7 +345,7 @@ TEST_F(ChangelogTest, TheSweepWorksInSlicesPacedByTheWritesOfEachCheckpoint) {
   }
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(tombstones[i], 4096, 16) << i;
   EXPECT_EQ(topic.LiveKeysByFamily()[kExactCf], 6);
-  EXPECT_EQ(source->CountKeys(kExactCf).value(), 6u);
+  EXPECT_EQ(probe.CountKeys(kExactCf).value(), 6u);
 }
 
 TEST_F(ChangelogTest, BloomModeShipsTheFilterPagesAndRestoresThem) {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "store/rocks_shard.h"
+#include "store/shard_probe.h"
 #include "store_test_util.h"
 
 namespace pagesieve::store {
@@ -34,12 +34,10 @@ class ExpiryTest : public storetest::ShardTest {
     return o;
   }
   void Compact() {
-    auto* rocks = dynamic_cast<RocksShard*>(shard_.get());
-    ASSERT_NE(rocks, nullptr);
-    ASSERT_TRUE(rocks->CompactAll().ok());
+    ASSERT_TRUE(ShardProbe(*shard_).CompactAll().ok());
   }
   uint64_t StoredKeys(Cf cf) {
-    return dynamic_cast<RocksShard*>(shard_.get())->CountKeys(cf).value();
+    return ShardProbe(*shard_).CountKeys(cf).value();
   }
 };
 

@@ -1,0 +1,102 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "common/digest.h"
+#include "common/status_or.h"
+#include "common/types.h"
+#include "store/origin.h"
+
+namespace pagesieve::store {
+
+// What a URL lookup knows. In url.mode = exact, `seen` is true exactly when
+// `entry` is set. In url.mode = bloom, `entry` is never set and `seen` is the
+// Bloom filter's answer (false positives at the configured rate).
+struct UrlEntry {
+  Origin origin;  // first record seen with this URL (while it stayed live)
+  EventTime last_seen{};
+  Digest128 content;  // content digest of the latest record seen at this URL
+};
+struct UrlLookup {
+  bool seen = false;
+  std::optional<UrlEntry> entry;
+};
+
+struct ContentEntry {
+  Origin origin;
+  EventTime last_seen{};
+};
+
+struct NearMatch {
+  uint64_t simhash = 0;  // the stored fingerprint that matched
+  int distance = 0;      // Hamming distance to the query
+  Origin origin;
+  EventTime last_seen{};
+};
+
+// Lookups of the record at (partition, offset) ignore entries created by
+// later records of the same partition: when state is ahead of the input (a
+// replay), the record sees what it saw the first time. An empty filter
+// accepts everything.
+struct OriginFilter {
+  std::optional<PartitionId> partition;
+  Offset offset{};
+
+  bool Accepts(const Origin& o) const {
+    return !partition || o.partition != *partition || o.offset <= offset;
+  }
+};
+
+// The dedup tiers' stores of one partition as the rules use them: look up
+// and record per tier, and the watermark that expires their entries. This
+// is all the engine sees of a shard (lib/engine/decider.h); durability and
+// the changelog are the Shard's business (shard.h).
+//
+// Contract (docs/architecture.md): lookups see every write made so far,
+// checkpointed or not, and never return an entry that is dead at the
+// current watermark.
+//
+// Not thread-safe: one partition's records are decided in order by one
+// thread at a time.
+class TierStores {
+ public:
+  virtual ~TierStores() = default;
+
+  // The largest event time observed so far (the epoch before any).
+  virtual EventTime watermark() const = 0;
+  // Raises the watermark to `t` if `t` is later; never lowers it. (The
+  // RocksDB shard's writes also observe the event time they write.)
+  virtual void ObserveEventTime(EventTime t) = 0;
+
+  // --- URL store ---
+  virtual StatusOr<UrlLookup> LookupUrl(std::string_view scope, const Digest128& url,
+                                        const OriginFilter& filter = {}) = 0;
+  // Records that a record saw `url` at `t` with `content`. Creates the entry
+  // with `origin` when there is no live one; otherwise slides last_seen to
+  // `t` and stores `content`, keeping the existing origin.
+  virtual Status RecordUrl(std::string_view scope, const Digest128& url, const Origin& origin,
+                           EventTime t, const Digest128& content) = 0;
+
+  // --- Exact-hash store ---
+  virtual StatusOr<std::optional<ContentEntry>> LookupContent(std::string_view scope,
+                                                              const Digest128& content,
+                                                              const OriginFilter& filter = {}) = 0;
+  virtual Status InsertContent(std::string_view scope, const Digest128& content,
+                               const Origin& origin) = 0;
+  // Slides the entry's last_seen to `t` (a duplicate matched it).
+  virtual Status TouchContent(std::string_view scope, const Digest128& content, EventTime t) = 0;
+
+  // --- SimHash store ---
+  // The closest live entry within `max_distance` bits (ties: the earliest
+  // origin), or nothing. `max_distance` may not exceed the distance the
+  // shard's tables were built for (ShardOptions::near_max_distance).
+  virtual StatusOr<std::optional<NearMatch>> FindNear(std::string_view scope, uint64_t simhash,
+                                                      int max_distance,
+                                                      const OriginFilter& filter = {}) = 0;
+  virtual Status InsertNear(std::string_view scope, uint64_t simhash, const Origin& origin) = 0;
+  virtual Status TouchNear(std::string_view scope, uint64_t simhash, EventTime t) = 0;
+};
+
+}  // namespace pagesieve::store
