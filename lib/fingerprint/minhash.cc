@@ -23,11 +23,11 @@ constexpr uint64_t Mix64(uint64_t x) {
 inline size_t SlotOf(uint64_t h, size_t slots) { return ((h >> 32) * slots) >> 32; }
 
 // Probes of one empty slot before densification gives up on random probes
-// and takes the next non-empty slot to the right. With the default 128
-// slots and the fewest shingles allowed (32, so about 28 non-empty slots),
-// a slot needs more than 64 probes with probability (100/128)^64 ≈ 1e-7;
-// the fallback only bounds the worst case.
-constexpr uint32_t kMaxProbes = 64;
+// and takes the next non-empty slot to the right. With the default 256
+// slots and the fewest shingles allowed (32, so about 30 non-empty slots),
+// a slot needs more than 128 probes with probability (226/256)^128 ≈ 1e-7;
+// the fallback only bounds the worst case: slots * (kMaxProbes + slots).
+constexpr uint32_t kMaxProbes = 128;
 
 // Distinct from kMinHashSeed so that the probe sequences are unrelated to
 // the shingles' slots.

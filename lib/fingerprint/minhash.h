@@ -21,12 +21,15 @@ namespace pagesieve::fingerprint {
 // it is the same.
 inline constexpr uint64_t kMinHashSeed = 0x6d696e6861736821ULL;
 
+// The defaults were chosen by measurement (bench/fingerprint/minhash_bench,
+// docs/fingerprints.md): at 260 stored bytes, 256 slots of 8 bits estimate
+// Jaccard with a third less error than 128 slots of 16 bits.
 struct MinHashOptions {
   // Slots per sketch (near.minhash_slots); 0 computes no sketches. The
   // error of a Jaccard estimate falls as 1/sqrt(slots).
-  int slots = 128;
+  int slots = 256;
   // Bits kept of each slot (near.minhash_bits): 8, 16 or 32.
-  int bits = 16;
+  int bits = 8;
   // Pages with fewer distinct shingles get no sketch
   // (near.minhash_min_shingles): a text of one repeated word or phrase has
   // one or a few, and would match every page made of the same repetition.
@@ -52,7 +55,7 @@ class MinHashSketch {
 
   // The stored form: kFingerprintVersion (1 byte), bits (1 byte), slots
   // (2 bytes little-endian), then each slot in bits/8 little-endian bytes.
-  // 260 bytes at the defaults (128 slots of 16 bits).
+  // 260 bytes at the defaults (256 slots of 8 bits).
   std::string Encode() const;
   size_t EncodedSize() const;
   // Refuses (InvalidArgument) bytes of another fingerprint version, a bad
