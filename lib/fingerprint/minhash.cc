@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 namespace pagesieve::fingerprint {
@@ -34,6 +36,18 @@ constexpr uint32_t kMaxProbes = 128;
 constexpr uint64_t kProbeSeed = kMinHashSeed ^ 0x5deece66dULL;
 
 }  // namespace
+
+MinHasher::MinHasher(MinHashOptions options) : options_(options) {
+  const bool off = options_.slots == 0;
+  const bool valid = options_.slots >= MinHashSketch::kMinSlots &&
+                     options_.slots <= MinHashSketch::kMaxSlots &&
+                     MinHashSketch::ValidBits(options_.bits);
+  if (!off && !valid) {
+    std::fprintf(stderr, "pagesieve: bug: MinHasher with %d slots of %d bits\n", options_.slots,
+                 options_.bits);
+    std::abort();
+  }
+}
 
 std::optional<MinHashSketch> MinHasher::Sketch(std::span<const uint64_t> sorted_shingles) {
   assert(std::is_sorted(sorted_shingles.begin(), sorted_shingles.end()));

@@ -98,7 +98,10 @@ StatusOr<std::vector<uint64_t>> BandHashes(const MinHashSketch& sketch, int band
 // unbiased for sets with fewer shingles than slots.
 class MinHasher {
  public:
-  explicit MinHasher(MinHashOptions options) : options_(options) {}
+  // Options must be valid (FingerprintOptionsFromConfig checks them): slots
+  // 0 or within MinHashSketch's range, bits 8, 16 or 32. Invalid ones are a
+  // bug, and abort here rather than on the first page.
+  explicit MinHasher(MinHashOptions options);
 
   // The sketch of a page's shingles, given sorted (duplicates allowed, as
   // TextSimHasher leaves them). No sketch when options.slots is 0 or there

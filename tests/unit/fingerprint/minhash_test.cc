@@ -150,6 +150,13 @@ TEST(MinHashTest, ZeroSlotsComputeNoSketch) {
   EXPECT_FALSE(hasher.Sketch(MakePair(500, 500, rng).a).has_value());
 }
 
+// FingerprintOptionsFromConfig refuses such options; passing them anyway is
+// a bug, caught when the Fingerprinter is built rather than on a page.
+TEST(MinHashDeathTest, InvalidOptionsAbortAtConstruction) {
+  EXPECT_DEATH(MinHasher({.slots = 8}), "MinHasher with 8 slots");
+  EXPECT_DEATH(MinHasher({.bits = 12}), "of 12 bits");
+}
+
 // Long texts: the sketch stays `slots` values however many shingles there
 // are (the cost is one mix and one compare per distinct shingle).
 TEST(MinHashTest, SketchSizeIsBoundedForMillionsOfShingles) {
