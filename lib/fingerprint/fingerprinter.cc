@@ -40,7 +40,8 @@ Fingerprinter::Fingerprinter(FingerprintOptions options)
       canonicalizer_(options_.url),
       extractor_(options_.extraction),
       simhasher_(
-          SimHashOptions{options_.shingle_size, options_.min_tokens, options_.heading_weight}) {}
+          SimHashOptions{options_.shingle_size, options_.min_tokens, options_.heading_weight}),
+      minhasher_(options_.minhash) {}
 
 StatusOr<PageFingerprint> Fingerprinter::Fingerprint(const PageInput& page) {
   PageFingerprint out;
@@ -65,6 +66,8 @@ StatusOr<PageFingerprint> Fingerprinter::Fingerprint(const PageInput& page) {
   TextSimHasher::Result shingled = simhasher_.Compute(block_views_, emphasized_views_);
   out.tokens = shingled.tokens;
   out.simhash = shingled.simhash;
+  // The same shingles as the SimHash, already sorted: no second pass over the text.
+  if (out.simhash.has_value()) out.minhash = minhasher_.Sketch(simhasher_.shingles());
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "config/config.h"
 #include "content/content.h"
 #include "fingerprint/digests.h"
+#include "fingerprint/minhash.h"
 #include "fingerprint/simhash.h"
 #include "fingerprint/text_simhash.h"
 #include "fingerprint/version.h"
@@ -43,7 +44,11 @@ struct PageFingerprint {
   Digest128 content;
   std::string payload;              // PayloadDigest(raw body): always the whole body
   std::optional<uint64_t> simhash;  // absent below near.min_tokens
-  bool truncated = false;           // the body was longer than max_body_bytes
+  // MinHash of the main text's shingles: absent when there is no SimHash,
+  // when the text has fewer than near.minhash_min_shingles distinct
+  // shingles, or when near.minhash_slots is 0.
+  std::optional<MinHashSketch> minhash;
+  bool truncated = false;  // the body was longer than max_body_bytes
 };
 
 struct FingerprintOptions {
@@ -53,6 +58,7 @@ struct FingerprintOptions {
   int shingle_size = 3;       // near.shingle_size
   uint32_t min_tokens = 50;   // near.min_tokens
   double heading_weight = 2;  // near.heading_weight
+  MinHashOptions minhash;     // near.minhash_*
   content::ExtractionOptions extraction;
   content::NormalizeOptions normalize;
   url::CanonicalizerOptions url;
@@ -88,6 +94,7 @@ class Fingerprinter {
   url::Canonicalizer canonicalizer_;
   content::Extractor extractor_;
   TextSimHasher simhasher_;
+  MinHasher minhasher_;
   // Per-page buffers, kept to reuse their memory.
   std::string normalized_;               // the normalized main text: blocks_ joined by ' '
   std::vector<std::string> blocks_;      // the normalized blocks

@@ -31,6 +31,25 @@ Status ReadNearOptions(const Config& config, FingerprintOptions* options) {
   return Status::Ok();
 }
 
+Status ReadMinHashOptions(const Config& config, MinHashOptions* options) {
+  PS_ASSIGN_OR_RETURN(int64_t slots, config.GetInt("near.minhash_slots"));
+  if (slots != 0 && (slots < MinHashSketch::kMinSlots || slots > MinHashSketch::kMaxSlots)) {
+    return OutOfRange("near.minhash_slots", "0 (no sketches) or between " +
+                                                std::to_string(MinHashSketch::kMinSlots) + " and " +
+                                                std::to_string(MinHashSketch::kMaxSlots));
+  }
+  options->slots = static_cast<int>(slots);
+  PS_ASSIGN_OR_RETURN(int64_t bits, config.GetInt("near.minhash_bits"));
+  if (bits != 8 && bits != 16 && bits != 32) return OutOfRange("near.minhash_bits", "8, 16 or 32");
+  options->bits = static_cast<int>(bits);
+  PS_ASSIGN_OR_RETURN(int64_t min_shingles, config.GetInt("near.minhash_min_shingles"));
+  if (min_shingles < 1 || min_shingles > 1'000'000) {
+    return OutOfRange("near.minhash_min_shingles", "between 1 and 1000000");
+  }
+  options->min_shingles = static_cast<uint32_t>(min_shingles);
+  return Status::Ok();
+}
+
 }  // namespace
 
 StatusOr<FingerprintOptions> FingerprintOptionsFromConfig(const Config& config) {
@@ -41,6 +60,7 @@ StatusOr<FingerprintOptions> FingerprintOptionsFromConfig(const Config& config) 
   }
   options.max_body_bytes = static_cast<size_t>(max_body_bytes);
   PS_RETURN_IF_ERROR(ReadNearOptions(config, &options));
+  PS_RETURN_IF_ERROR(ReadMinHashOptions(config, &options.minhash));
   PS_ASSIGN_OR_RETURN(options.extraction, content::ExtractionOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(options.normalize, content::NormalizeOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(options.url, url::CanonicalizerOptionsFromConfig(config));

@@ -11,6 +11,7 @@ TextSimHasher::Result TextSimHasher::Compute(std::span<const std::string_view> b
                                              std::span<const std::string_view> emphasized) {
   body_tokens_.Clear();
   block_ends_.clear();
+  shingles_.clear();  // shingles() must not show the previous page's
   for (std::string_view block : blocks) {
     AppendTokenHashes(block, &body_tokens_);
     block_ends_.push_back(body_tokens_.hashes.size());
@@ -23,7 +24,6 @@ TextSimHasher::Result TextSimHasher::Compute(std::span<const std::string_view> b
   // One shingle size for the whole page, decided on all of its tokens.
   const int size = ShingleSizeFor(body_tokens_, options_.shingle_size);
   const std::span<const uint64_t> tokens(body_tokens_.hashes);
-  shingles_.clear();
   shingles_.reserve(tokens.size() + block_ends_.size());  // at most one per token or block
   size_t begin = 0;
   for (size_t end : block_ends_) {

@@ -42,6 +42,12 @@ class TextSimHasher {
   Result Compute(std::span<const std::string_view> blocks,
                  std::span<const std::string_view> emphasized);
 
+  // The shingles of the blocks (not of the emphasized texts) of the last
+  // Compute, sorted, one per occurrence; empty when it gave no SimHash. The
+  // MinHash sketch is made from them, so a page is tokenized and shingled
+  // once. Valid until the next Compute.
+  std::span<const uint64_t> shingles() const { return shingles_; }
+
  private:
   SimHashOptions options_;
   TokenHashes body_tokens_;

@@ -3,13 +3,20 @@
 namespace pagesieve::fingerprint {
 
 // The version of every fingerprint algorithm in this module (digests,
-// tokenization, shingling, feature hashing, weighting, SimHash). Stored
-// fingerprints are only comparable with fingerprints of the same version.
+// tokenization, shingling, feature hashing, weighting, SimHash, MinHash).
+// Stored fingerprints are only comparable with fingerprints of the same
+// version.
 //
 // Bump it whenever any fingerprint of the same input and the same options
 // could change: a new tokenizer rule, another seed, a different weight
 // formula or rounding. Changes in lib/content (extraction, normalization)
 // or lib/url (canonical form) change fingerprints too and call for a bump.
-inline constexpr int kFingerprintVersion = 1;
+//
+// History:
+//   1  digests, tokenizer, shingles, weighted SimHash.
+//   2  MinHash sketches of the main text's shingles (their seed, mixer,
+//      densification and stored form are part of the algorithm); the
+//      extraction changes made alongside also change text and digests.
+inline constexpr int kFingerprintVersion = 2;
 
 }  // namespace pagesieve::fingerprint

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fingerprint/version.h"
 #include "run_process.h"
 #include "store/shard_options.h"
 #include "store/state_env.h"
@@ -97,7 +98,8 @@ TEST_F(StateCommandTest, StatsPrintsOffsetWatermarkVersionAndEntriesPerShard) {
   EXPECT_THAT(r.out, HasSubstr("shard dedup"));
   EXPECT_THAT(r.out, HasSubstr("checkpointed offset  6 (next input offset)"));
   EXPECT_THAT(r.out, HasSubstr("watermark            2026-10-01T00:00:04Z"));
-  EXPECT_THAT(r.out, HasSubstr("fingerprint version  1"));
+  EXPECT_THAT(
+      r.out, HasSubstr("fingerprint version  " + std::to_string(fingerprint::kFingerprintVersion)));
   EXPECT_THAT(r.out, HasSubstr("RocksDB estimate"));
   EXPECT_THAT(r.out, HasSubstr("url bloom filter"));
 }
@@ -109,7 +111,7 @@ TEST_F(StateCommandTest, StatsJsonCountsStoredAndLiveEntries) {
   EXPECT_EQ(s["name"], "dedup");
   EXPECT_EQ(s["checkpointed_offset"], 6);
   EXPECT_EQ(s["watermark"], "2026-10-01T00:00:04Z");
-  EXPECT_EQ(s["fingerprint_version"], 1);
+  EXPECT_EQ(s["fingerprint_version"], fingerprint::kFingerprintVersion);
   // Five URLs (e2 is e1's URL), four texts; e0's entries are expired.
   EXPECT_EQ(s["entries"]["url"]["stored"], 5);
   EXPECT_EQ(s["entries"]["url"]["live"], 4);
@@ -258,7 +260,8 @@ TEST_F(StateCommandTest, WorksWhileAnotherPagesieveHoldsTheShard) {
   auto env = store::StateEnv::Create(env_options);
   ASSERT_TRUE(env.ok());
   store::ShardOptions shard_options;
-  shard_options.fingerprint_version = 1;
+  // The version pagesieve dedup wrote it with: another one is refused.
+  shard_options.fingerprint_version = fingerprint::kFingerprintVersion;
   auto held = (*env)->OpenShardAt(State() + "/dedup", shard_options);
   ASSERT_TRUE(held.ok()) << held.status().ToString();  // holds RocksDB's LOCK
 

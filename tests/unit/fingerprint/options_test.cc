@@ -22,6 +22,19 @@ TEST(FingerprintOptionsTest, DefaultsComeFromTheDocumentedConfig) {
   EXPECT_EQ(options->shingle_size, 3);
   EXPECT_EQ(options->min_tokens, 50u);
   EXPECT_EQ(options->heading_weight, 2.0);
+  EXPECT_EQ(options->minhash.slots, 256);
+  EXPECT_EQ(options->minhash.bits, 8);
+  EXPECT_EQ(options->minhash.min_shingles, 32u);
+}
+
+// The documented defaults are the ones the code falls back to.
+TEST(FingerprintOptionsTest, ConfigDefaultsMatchTheCompiledDefaults) {
+  StatusOr<FingerprintOptions> options = OptionsWith({});
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  const MinHashOptions compiled;
+  EXPECT_EQ(options->minhash.slots, compiled.slots);
+  EXPECT_EQ(options->minhash.bits, compiled.bits);
+  EXPECT_EQ(options->minhash.min_shingles, compiled.min_shingles);
 }
 
 TEST(FingerprintOptionsTest, ReadsOverrides) {
@@ -31,6 +44,18 @@ TEST(FingerprintOptionsTest, ReadsOverrides) {
   EXPECT_EQ(options->shingle_size, 4);
   EXPECT_EQ(options->min_tokens, 0u);
   EXPECT_EQ(options->max_body_bytes, 4096u);
+}
+
+TEST(FingerprintOptionsTest, ReadsMinHashOverrides) {
+  StatusOr<FingerprintOptions> options = OptionsWith(
+      {"near.minhash_slots=128", "near.minhash_bits=16", "near.minhash_min_shingles=10"});
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_EQ(options->minhash.slots, 128);
+  EXPECT_EQ(options->minhash.bits, 16);
+  EXPECT_EQ(options->minhash.min_shingles, 10u);
+  options = OptionsWith({"near.minhash_slots=0"});
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_EQ(options->minhash.slots, 0);  // no sketches
 }
 
 void ExpectRejected(const std::string& override_text, const std::string& key) {
@@ -46,6 +71,12 @@ TEST(FingerprintOptionsTest, OutOfRangeValuesAreRejectedByName) {
   ExpectRejected("near.min_tokens=-1", "near.min_tokens");
   ExpectRejected("near.heading_weight=0.5", "near.heading_weight");
   ExpectRejected("near.heading_weight=100.0", "near.heading_weight");
+  ExpectRejected("near.minhash_slots=8", "near.minhash_slots");
+  ExpectRejected("near.minhash_slots=2048", "near.minhash_slots");
+  ExpectRejected("near.minhash_slots=-1", "near.minhash_slots");
+  ExpectRejected("near.minhash_bits=12", "near.minhash_bits");
+  ExpectRejected("near.minhash_bits=0", "near.minhash_bits");
+  ExpectRejected("near.minhash_min_shingles=0", "near.minhash_min_shingles");
   ExpectRejected("max_body_bytes=0", "max_body_bytes");
   ExpectRejected("max_body_bytes=1099511627776", "max_body_bytes");
 }

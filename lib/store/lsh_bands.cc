@@ -1,0 +1,73 @@
+#include "store/lsh_bands.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace pagesieve::store {
+namespace {
+
+bool ValidSketch(int slots, int bits) {
+  return slots >= 1 && slots <= 1024 && (bits == 8 || bits == 16 || bits == 32);
+}
+
+Status BadSketch(int slots, int bits) {
+  return Status::InvalidArgument("no LSH banding for MinHash sketches of " + std::to_string(slots) +
+                                 " slots of " + std::to_string(bits) + " bits");
+}
+
+// The fewest bands of `rows` slots that miss a pair whose slots agree with
+// probability p at most `max_miss` of the time: (1 - p^rows)^bands <= max_miss.
+double BandsNeeded(double p, int rows, double max_miss) {
+  const double all_rows = std::pow(p, rows);
+  if (all_rows >= 1.0) return 1;
+  // log1p keeps precision when p^rows is tiny.
+  return std::max(1.0, std::ceil(std::log(max_miss) / std::log1p(-all_rows)));
+}
+
+}  // namespace
+
+double SlotAgreement(double jaccard, int bits) {
+  const double chance = std::ldexp(1.0, -bits);
+  return jaccard + (1.0 - jaccard) * chance;
+}
+
+double BandedCandidateProbability(double p, int bands, int rows) {
+  return 1.0 - std::pow(1.0 - std::pow(p, rows), bands);
+}
+
+StatusOr<LshBands> LshBands::Create(int slots, int bits, double threshold, double max_miss) {
+  if (!ValidSketch(slots, bits)) return BadSketch(slots, bits);
+  if (!(threshold > 0.0 && threshold <= 1.0)) {
+    return Status::InvalidArgument("config key 'near.jaccard' must be above 0 and at most 1");
+  }
+  if (!(max_miss > 0.0 && max_miss < 1.0)) {
+    return Status::InvalidArgument("the LSH miss rate at near.jaccard must be between 0 and 1");
+  }
+  const double p = SlotAgreement(threshold, bits);
+  // More rows always need more bands; the first that fits is the steepest.
+  for (int rows = slots; rows >= 1; --rows) {
+    const double bands = BandsNeeded(p, rows, max_miss);
+    if (bands * rows <= slots) return LshBands(slots, bits, static_cast<int>(bands), rows);
+  }
+  return Status::InvalidArgument("no LSH banding of " + std::to_string(slots) +
+                                 " MinHash slots misses at most " + std::to_string(max_miss) +
+                                 " of the pairs at near.jaccard " + std::to_string(threshold) +
+                                 "; raise near.minhash_slots or near.jaccard");
+}
+
+StatusOr<LshBands> LshBands::FromBandsRows(int slots, int bits, int bands, int rows) {
+  if (!ValidSketch(slots, bits)) return BadSketch(slots, bits);
+  if (bands < 1 || rows < 1 || bands > slots / rows) {
+    return Status::InvalidArgument(std::to_string(bands) + " LSH bands of " + std::to_string(rows) +
+                                   " rows do not fit in " + std::to_string(slots) +
+                                   " MinHash slots");
+  }
+  return LshBands(slots, bits, bands, rows);
+}
+
+double LshBands::CandidateProbability(double jaccard) const {
+  return BandedCandidateProbability(SlotAgreement(jaccard, bits_), bands_, rows_);
+}
+
+}  // namespace pagesieve::store

@@ -1,0 +1,143 @@
+// The stored form of MinHash sketches, comparisons and LSH band keys.
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fingerprint/minhash.h"
+#include "fingerprint/version.h"
+
+namespace pagesieve::fingerprint {
+namespace {
+
+MinHashSketch RandomSketch(int slots, int bits, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint32_t> values(static_cast<size_t>(slots));
+  const uint64_t mask = bits == 32 ? 0xffffffffULL : (uint64_t{1} << bits) - 1;
+  for (uint32_t& v : values) v = static_cast<uint32_t>(rng() & mask);
+  return MinHashSketch::Create(bits, std::move(values)).value();
+}
+
+void ExpectRefused(std::string_view bytes, std::string_view why) {
+  StatusOr<MinHashSketch> decoded = MinHashSketch::Decode(bytes);
+  ASSERT_FALSE(decoded.ok()) << why;
+  EXPECT_EQ(decoded.status().code(), StatusCode::kInvalidArgument) << why;
+}
+
+TEST(MinHashSketchTest, EncodeDecodeRoundTripsEveryWidth) {
+  for (int bits : {8, 16, 32}) {
+    for (int slots : {16, 128, 1024}) {
+      MinHashSketch sketch = RandomSketch(slots, bits, 1);
+      std::string bytes = sketch.Encode();
+      EXPECT_EQ(bytes.size(), sketch.EncodedSize());
+      EXPECT_EQ(bytes.size(), 4u + static_cast<size_t>(slots * bits / 8));
+      StatusOr<MinHashSketch> decoded = MinHashSketch::Decode(bytes);
+      ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+      EXPECT_EQ(*decoded, sketch);
+    }
+  }
+}
+
+TEST(MinHashSketchTest, EncodingStartsWithVersionWidthAndSlots) {
+  std::string bytes = RandomSketch(128, 16, 2).Encode();
+  EXPECT_EQ(static_cast<unsigned char>(bytes[0]), kFingerprintVersion);
+  EXPECT_EQ(bytes[1], 16);
+  EXPECT_EQ(bytes[2], static_cast<char>(128));
+  EXPECT_EQ(bytes[3], 0);
+}
+
+TEST(MinHashSketchTest, TruncatedOrExtendedBytesAreRefused) {
+  std::string bytes = RandomSketch(128, 16, 3).Encode();
+  ExpectRefused("", "empty");
+  ExpectRefused(bytes.substr(0, 3), "shorter than the header");
+  ExpectRefused(bytes.substr(0, bytes.size() - 1), "one byte short");
+  ExpectRefused(bytes + '\0', "one byte too many");
+}
+
+TEST(MinHashSketchTest, AnotherFingerprintVersionIsRefused) {
+  std::string bytes = RandomSketch(128, 16, 4).Encode();
+  bytes[0] = static_cast<char>(kFingerprintVersion - 1);
+  StatusOr<MinHashSketch> decoded = MinHashSketch::Decode(bytes);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_NE(decoded.status().message().find("fingerprint version"), std::string::npos)
+      << decoded.status().message();
+}
+
+TEST(MinHashSketchTest, ImpossibleHeadersAreRefused) {
+  std::string bytes = RandomSketch(128, 16, 5).Encode();
+  std::string bad_width = bytes;
+  bad_width[1] = 12;
+  ExpectRefused(bad_width, "12-bit slots");
+  std::string too_few = bytes;
+  too_few[2] = 8;  // 8 slots, below kMinSlots, and the length no longer matches
+  ExpectRefused(too_few, "8 slots");
+  std::string too_many = RandomSketch(1024, 8, 6).Encode();
+  too_many[3] = 0x08;  // 2048 slots
+  ExpectRefused(too_many, "2048 slots");
+}
+
+TEST(MinHashSketchTest, CreateRefusesValuesWiderThanTheSlots) {
+  EXPECT_FALSE(MinHashSketch::Create(8, std::vector<uint32_t>(128, 256)).ok());
+  EXPECT_FALSE(MinHashSketch::Create(16, std::vector<uint32_t>(15, 0)).ok());
+  EXPECT_FALSE(MinHashSketch::Create(24, std::vector<uint32_t>(128, 0)).ok());
+  EXPECT_TRUE(MinHashSketch::Create(8, std::vector<uint32_t>(128, 255)).ok());
+}
+
+// A sketch of other parameters is refused with a reason, never compared.
+TEST(MinHashSketchTest, SketchesOfOtherParametersAreNotCompared) {
+  MinHashSketch a = RandomSketch(128, 16, 7);
+  for (const MinHashSketch& b : {RandomSketch(64, 16, 7), RandomSketch(128, 8, 7)}) {
+    StatusOr<double> j = EstimateJaccard(a, b);
+    ASSERT_FALSE(j.ok());
+    EXPECT_EQ(j.status().code(), StatusCode::kInvalidArgument);
+  }
+}
+
+TEST(MinHashSketchTest, EstimateCountsEqualSlots) {
+  MinHashSketch a = RandomSketch(128, 32, 8);
+  std::vector<uint32_t> values(a.values().begin(), a.values().end());
+  for (int i = 0; i < 32; ++i) values[static_cast<size_t>(i)] ^= 1;  // 96 of 128 still agree
+  MinHashSketch b = MinHashSketch::Create(32, values).value();
+  EXPECT_NEAR(EstimateJaccard(a, b).value(), 0.75, 1e-6);
+  EXPECT_EQ(EstimateJaccard(a, a).value(), 1.0);
+}
+
+TEST(MinHashBandsTest, OneKeyPerBandFromItsOwnSlots) {
+  MinHashSketch a = RandomSketch(128, 16, 9);
+  std::vector<uint64_t> keys = BandHashes(a, 21, 6).value();
+  ASSERT_EQ(keys.size(), 21u);
+  std::vector<uint32_t> values(a.values().begin(), a.values().end());
+  values[6 * 3 + 2] ^= 1;  // a slot of band 3
+  values[126] ^= 1;        // past the 21 * 6 = 126 banded slots
+  std::vector<uint64_t> changed =
+      BandHashes(MinHashSketch::Create(16, values).value(), 21, 6).value();
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (i == 3) {
+      EXPECT_NE(keys[i], changed[i]);
+    } else {
+      EXPECT_EQ(keys[i], changed[i]) << "band " << i;
+    }
+  }
+}
+
+// Equal slots in two bands still give two keys, so one index can hold all bands.
+TEST(MinHashBandsTest, BandsWithEqualSlotsHaveDifferentKeys) {
+  MinHashSketch zeros = MinHashSketch::Create(16, std::vector<uint32_t>(128, 0)).value();
+  std::vector<uint64_t> keys = BandHashes(zeros, 16, 8).value();
+  EXPECT_NE(keys[0], keys[1]);
+}
+
+TEST(MinHashBandsTest, BandsMustFitTheSketch) {
+  MinHashSketch a = RandomSketch(128, 16, 10);
+  EXPECT_TRUE(BandHashes(a, 16, 8).ok());
+  EXPECT_TRUE(BandHashes(a, 1, 128).ok());
+  EXPECT_FALSE(BandHashes(a, 17, 8).ok());
+  EXPECT_FALSE(BandHashes(a, 0, 8).ok());
+  EXPECT_FALSE(BandHashes(a, 8, 0).ok());
+  EXPECT_FALSE(BandHashes(a, 1, 129).ok());
+}
+
+}  // namespace
+}  // namespace pagesieve::fingerprint
