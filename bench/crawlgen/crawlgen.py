@@ -5,7 +5,16 @@ Each event is a fetched-page event pagesieve reads (url, fetched_at, status,
 content_type, body or body_base64, event_id) plus a "label" field that
 pagesieve ignores and the scorer reads:
 
-    "label": {"expect": "unique" | "duplicate", "of": <event_id>, "variant": <kind>}
+    "label": {"expect": "unique" | "duplicate", "of": <event_id>, "variant": <kind>,
+              "site": <registered domain>, "host": <host>, ...}
+
+"expect" is what scope.key = global should say when the original was seen
+first; a duplicate whose original lies in another scope (a syndicated copy
+on another site; a mirror on another host under scope host) is unique there,
+which score.py --scope works out from "site" and "host". "site" is exact for
+the generated *.example sites; for the real hosts of trafilatura pages it is
+the host without www. and mirror prefixes, which is what an original and its
+variants share.
 
 A cluster starts with an original page; its variants are what a crawler meets
 again and again, and the hard negatives are what must NOT be merged:
@@ -14,22 +23,35 @@ again and again, and the hard negatives are what must NOT be merged:
                refetch       same URL and page, fetched again later
                mirror        same page on another host of the same site (m., amp., print)
                noise         same article, rotated ads, trending lists, timestamps, counters,
-                             cookie banners, session tokens in links
-               small_edit    one to three words of the article changed, or a line appended
+                             cookie banners, session tokens in links, at the page's edges
+               small_edit    one to three words of one paragraph changed, or a line appended
                comments      a comment thread added under the article
-  negatives    same_template a different article in the same site's template
-               changed_page  the same URL, later serving a different article
+  negatives    same_template another article in the same site's template
+               changed_page  the same URL, later serving another article
                (and every original, which is unique)
 
-Sources (read from ../shared, never copied): readability-testpages (the
-article's paragraphs are known, so edits, comments and template swaps touch the
-article itself) and trafilatura-eval (real pages of ~1,000 sites).
+The hard negatives' "other article" text is new to the stream: a patchwork
+of real sentences, one or two from each of many articles of the same
+language (SentencePool), since a whole other article would be a copy of that
+article under scope.key = global. New pages in a site's template replace
+the element that holds the article (and its headline, when close); the
+title, og:title and the headline become the new page's.
 
-Deterministic for a given --seed. Python standard library only.
+Sources (read from ../shared, never copied): readability-testpages (the
+article's paragraphs are known, so edits, comments and template swaps touch
+the article itself; pages that repeat an earlier page's article are left
+out) and trafilatura-eval (real pages of ~1,000 sites).
+
+Deterministic for a given --seed. The new text of the hard negatives draws
+from a random generator of its own, so the other draws (which variants
+exist, their URLs and times) are those of the stream before it.
+Python standard library only.
 """
 
 import argparse
 import base64
+import codecs
+import collections
 import gzip
 import html
 import json
@@ -65,28 +87,208 @@ def read_gz(path):
 
 P_RE = re.compile(rb"(<p\b[^>]*>)(.*?)(</p\s*>)", re.S | re.I)
 TAG_RE = re.compile(r"<[^>]+>")
+# Tags and the raw-text elements and comments whose insides are not markup.
+MARKUP_RE = re.compile(rb"<!--.*?-->|<(script|style|noscript|textarea|template)\b[^>]*>.*?</\1\s*>"
+                       rb"|<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>", re.S | re.I)
+# Elements tracked when looking for the article's container.
+TRACKED = {b"div", b"article", b"section", b"main", b"body", b"td", b"blockquote", b"form",
+           b"center", b"figure", b"header", b"footer", b"aside", b"nav", b"table", b"ul", b"ol",
+           b"li", b"tr", b"tbody", b"span"}
+CONTAINERS = {b"div", b"article", b"section", b"main", b"body", b"td", b"blockquote", b"center",
+              b"form"}
+RAWTEXT_RE = re.compile(rb"<(script|style)\b.*?</\1\s*>", re.S | re.I)
+TEXT_RUN_RE = re.compile(rb">([^<>]{30,})<")
+H1_RE = re.compile(rb"(<h1\b[^>]*>)(.*?)(</h1\s*>)", re.S | re.I)
+TITLE_RE = re.compile(rb"(<title\b[^>]*>)(.*?)(</title\s*>)", re.S | re.I)
+META_TITLE_RES = [
+    re.compile(rb"""(<meta\b[^>]*?(?:property|name)\s*=\s*["'](?:og|twitter):title["'][^>]*?"""
+               rb"""content\s*=\s*")([^"]*)(")""", re.I),
+    re.compile(rb"""(<meta\b[^>]*?content\s*=\s*")([^"]*)("[^>]*?(?:property|name)\s*=\s*"""
+               rb"""["'](?:og|twitter):title["'])""", re.I),
+]
+# Tokens as pagesieve counts them, roughly: letter/digit runs, and each
+# character of the scripts written without spaces on its own.
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+TOKEN_RE = re.compile(r"[%s]|[^\W%s]+" % (CJK, CJK))
+CJK_RE = re.compile(r"[%s]" % CJK)
+SENTENCE_RE = re.compile(r"(?<=[.!?。！？])\s*(?=[\"'“‘(\[A-Z0-9\u00c0-\u024f%s])" % CJK)
+STOPWORDS = {
+    "en": set("the of and to a in is that for it was on with as by at from this be are have an "
+              "not but or which his her they he she we you has had were their".split()),
+    "es": set("de la que el en y a los se del las un por con no una su para es al lo "
+              "como".split()),
+    "fr": set("de la le et les des en un une du est que qui dans pour pas par sur au il "
+              "ce".split()),
+    "de": set("der die und in den von zu das mit sich des auf für ist im dem nicht ein "
+              "eine".split()),
+}
 
 
 def text_of(fragment):
     return " ".join(html.unescape(TAG_RE.sub(" ", fragment)).split())
 
 
+def tokens(text):
+    return [t.lower() for t in TOKEN_RE.findall(text)]
+
+
+def shingles(text, k=3):
+    t = tokens(text)
+    return {tuple(t[i:i + k]) for i in range(max(len(t) - k + 1, 1))} if t else set()
+
+
+def jaccard(a, b):
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
+def esc(text):
+    return html.escape(text, quote=False).encode("utf-8")
+
+
+def page_charset(src):
+    """The charset a page declares (<meta charset>, or http-equiv), as a
+    Python codec; UTF-8 when it declares none or one Python does not know."""
+    m = re.search(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", src[:8192], re.I)
+    name = m.group(1).decode("ascii").lower() if m else "utf-8"
+    name = {"gb2312": "gbk", "utf": "utf-8", "iso-8859-1": "cp1252", "latin1": "cp1252"}.get(
+        name, name)
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return "utf-8"
+
+
+def smallest(found, lo, hi):
+    """The smallest container element whose inside holds [lo, hi)."""
+    best = None
+    for t, _, i, e, _ in found:
+        if t in CONTAINERS and i <= lo and e >= hi and (best is None or e - i < best[2] - best[1]):
+            best = (t, i, e)
+    return best
+
+
+def elements(src):
+    """(tag, start, inner_start, inner_end, end) of the tracked elements, by
+    matching end tags to the innermost open element of their name; good
+    enough on real pages to find the element that holds the article."""
+    stack, out = [], []
+    for m in MARKUP_RE.finditer(src):
+        tag = m.group(3)
+        if tag is None:
+            continue
+        tag = tag.lower()
+        if tag not in TRACKED:
+            continue
+        if m.group(2):
+            for k in range(len(stack) - 1, -1, -1):
+                if stack[k][0] == tag:
+                    while len(stack) > k:
+                        t, s, i = stack.pop()
+                        out.append((t, s, i, m.start(), m.end()))
+                    break
+        elif not m.group(0).endswith(b"/>"):
+            stack.append((tag, m.start(), m.end()))
+    for t, s, i in stack:
+        out.append((t, s, i, len(src), len(src)))
+    return out
+
+
 class ArticlePage:
     """A real page whose article paragraphs are located in its raw HTML."""
 
-    def __init__(self, name, source, expected_html):
+    def __init__(self, name, source, expected_html, meta=None):
         self.name = name
         self.source = source
+        self.meta = meta or {}
+        self.charset = page_charset(source)
         expected_text = text_of(expected_html.decode("utf-8", "replace"))
         self.article_spans = []  # (start, end) of <p> inner HTML in source
         for m in P_RE.finditer(source):
-            inner = text_of(m.group(2).decode("utf-8", "replace"))
+            inner = text_of(self.decode(m.group(2)))
             if len(inner) >= 40 and inner[:60] in expected_text:
                 self.article_spans.append((m.start(2), m.end(2)))
         self.paragraphs = [self.source[s:e] for s, e in self.article_spans]
+        self.texts = [text_of(self.decode(p)) for p in self.paragraphs]
+        self.text = "\n".join(self.texts)
+        self.words = len(tokens(self.text))
+        self.cjk = len(CJK_RE.findall(self.text)) > self.words / 2
+        self.lang = self._lang()
+        self.title = " ".join((self.meta.get("title") or self.name).split())
+        self.site_name = (self.meta.get("siteName") or "").strip()
+        # body: the smallest element around the article's paragraphs, as
+        # (tag, inner_start, inner_end). container: what a new page in this
+        # template replaces; the smallest element around the headline too
+        # (so that the old lead, byline and captions go with it) when that
+        # is not much larger, else body. headline_inside says which.
+        self.body = self.container = None
+        self.headline_inside = False
+        if self.usable():
+            lo, hi = self.article_spans[0][0], self.article_spans[-1][1]
+            found = elements(source)
+            self.body = smallest(found, lo, hi)
+            self.container = self.body
+            h1s = list(H1_RE.finditer(source, max(0, lo - 60000), lo))
+            if h1s and self.body and self.body[0] != b"body":
+                wider = smallest(found, h1s[-1].start(), hi)
+                size = lambda c: c[2] - c[1]
+                if wider and wider[0] != b"body" and size(wider) <= 1.5 * size(self.body) + 20000:
+                    self.container, self.headline_inside = wider, True
+        # Bits of this page's own article outside the container (a caption
+        # above the headline, the author's bio below): text that Readability
+        # kept as the article. A new page in this template leaves them out.
+        self.leftovers = []
+        if self.container:
+            raw = [(m.start(), m.end()) for m in RAWTEXT_RE.finditer(source)]
+            _, cs, ce = self.container
+            for m in TEXT_RUN_RE.finditer(source):
+                if cs <= m.start() < ce or any(a <= m.start() < b for a, b in raw):
+                    continue
+                t = text_of(self.decode(m.group(1)))
+                if len(t) >= 30 and t[:50] in expected_text:
+                    self.leftovers.append((m.start(1), m.end(1)))
+
+    def decode(self, raw):
+        return raw.decode(self.charset, "replace")
+
+    def enc(self, utf8):
+        """UTF-8 bytes made for this page, in its charset."""
+        if self.charset == "utf-8":
+            return utf8
+        return utf8.decode("utf-8", "replace").encode(self.charset, "xmlcharrefreplace")
+
+    def _lang(self):
+        lang = (self.meta.get("lang") or "").lower()[:2]
+        if lang:
+            return lang
+        if self.cjk:
+            return "zh"
+        t = tokens(self.text)
+        for lang, stop in STOPWORDS.items():
+            if t and sum(w in stop for w in t) >= 0.12 * len(t):
+                return lang
+        return "xx"
 
     def usable(self):
         return len(self.article_spans) >= 3
+
+    def has_chrome(self):
+        """A template worth reusing: the article sits in an element smaller
+        than the body, with at least a few KB of site around it."""
+        if self.container is None or self.container[0] == b"body":
+            return False
+        return len(self.source) - (self.container[2] - self.container[1]) >= 3000
+
+    def article_html(self):
+        """The article as another site would carry it (UTF-8): the element
+        holding its paragraphs, or just the paragraphs when that element
+        holds much more."""
+        lo, hi = self.article_spans[0][0], self.article_spans[-1][1]
+        raw = b"".join(b"<p>" + p + b"</p>\n" for p in self.paragraphs)
+        if self.body and self.body[0] != b"body":
+            _, s, e = self.body
+            if e - s <= 2.5 * (hi - lo) + 4000:
+                raw = self.source[s:e]
+        return raw if self.charset == "utf-8" else self.decode(raw).encode("utf-8")
 
     def with_paragraphs(self, new_paragraphs):
         """This page's template with its article paragraphs replaced."""
@@ -104,6 +306,38 @@ class ArticlePage:
         out.append(self.source[last:])
         return b"".join(out)
 
+    def with_main(self, fragment, title, site_suffix=None):
+        """This page's template (header, navigation, sidebars, footer) with
+        the element holding the article replaced by `fragment` (UTF-8), and
+        the headline, <title> and og:/twitter:title set to `title`."""
+        _, s, e = self.container
+        head, tail = self.cut(0, s), self.cut(e, len(self.source))
+        t = self.enc(esc(title))
+        h1s = [] if self.headline_inside else list(H1_RE.finditer(head, max(0, s - 30000)))
+        fragment = self.enc(fragment)
+        if h1s:  # the headline just above the article
+            m = h1s[-1]
+            head = head[:m.start(2)] + t + head[m.end(2):]
+        else:
+            fragment = b"<h1>" + t + b"</h1>\n" + fragment
+        out = head + fragment + tail
+        full = t + (b" | " + self.enc(esc(site_suffix)) if site_suffix else b"")
+        out = TITLE_RE.sub(lambda m: m.group(1) + full + m.group(3), out, count=1)
+        quoted = self.enc(html.escape(title).encode("utf-8"))
+        for r in META_TITLE_RES:
+            out = r.sub(lambda m: m.group(1) + quoted + m.group(3), out)
+        return out
+
+    def cut(self, start, end):
+        """source[start:end] without the leftovers of this page's article."""
+        out, at = [], start
+        for a, b in self.leftovers:
+            if start <= a and b <= end:
+                out.append(self.source[at:a])
+                at = b
+        out.append(self.source[at:end])
+        return b"".join(out)
+
     def insert_after_article(self, fragment):
         end = self.article_spans[-1][1]
         close = self.source.find(b">", end) + 1  # past the closing </p>
@@ -111,17 +345,30 @@ class ArticlePage:
 
 
 def load_readability(root, limit):
-    pages = []
+    """The usable readability pages, without pages whose article repeats an
+    earlier page's (the suite has several copies of one test text, and two
+    captures of one Lifehacker article): under scope.key = global those are
+    true duplicates of each other, which the labels could not say."""
+    pages, kept = [], []
     base = os.path.join(root, "readability-testpages", "pages")
     for name in sorted(os.listdir(base)):
         d = os.path.join(base, name)
         try:
+            meta = {}
+            if os.path.exists(os.path.join(d, "expected-metadata.json")):
+                with open(os.path.join(d, "expected-metadata.json"), encoding="utf-8") as f:
+                    meta = json.load(f)
             page = ArticlePage(name, read_gz(os.path.join(d, "source.html.gz")),
-                               read_gz(os.path.join(d, "expected.html.gz")))
+                               read_gz(os.path.join(d, "expected.html.gz")), meta)
         except OSError:
             continue
-        if page.usable():
-            pages.append(page)
+        if not page.usable():
+            continue
+        sh = shingles(page.text)
+        if any(len(sh & k) > 0.5 * min(len(sh), len(k)) for k in kept):
+            continue
+        kept.append(sh)
+        pages.append(page)
     return pages[:limit] if limit else pages
 
 
@@ -251,18 +498,100 @@ def comments_fragment(rng):
         rng.randint(2, 90), items)).encode()
 
 
+# --- new text for the hard negatives ---------------------------------------
+
+def split_sentences(text):
+    return [s.strip() for s in SENTENCE_RE.split(text) if s.strip()]
+
+
+class SentencePool:
+    """Real sentences of every article, by language. A hard negative's "other
+    article" is a patchwork of them, one or two from each of many articles,
+    so it is new text: no page of the stream holds more than a sliver of it,
+    in any scope (a whole other article would be a copy of that article
+    under scope.key = global)."""
+
+    def __init__(self, pages):
+        self.by_lang = collections.defaultdict(list)
+        for page in pages:
+            for para in page.texts:
+                for sent in split_sentences(para):
+                    n = len(tokens(sent))
+                    if 6 <= n <= 60:
+                        self.by_lang[page.lang].append((page.name, sent, n))
+
+    def paragraphs(self, rng, lang, words, exclude):
+        pool = [x for x in self.by_lang.get(lang, []) if x[0] != exclude]
+        if len(pool) < 40:
+            pool = [x for x in self.by_lang["en"] if x[0] != exclude] or pool
+        out, para, total, used, taken = [], [], 0, collections.Counter(), set()
+        cap = 2  # sentences per source article, raised only when a small pool runs out
+        while total < words:
+            free = [k for k, x in enumerate(pool) if used[x[0]] < cap and k not in taken]
+            if not free:
+                if len(taken) == len(pool):
+                    break
+                cap += 1
+                continue
+            k = rng.choice(free)
+            name, sent, n = pool[k]
+            taken.add(k)
+            used[name] += 1
+            para.append(sent)
+            total += n
+            if len(para) >= rng.randint(2, 4):
+                out.append(" ".join(para))
+                para = []
+        if para:
+            out.append(" ".join(para))
+        return out
+
+    def headline(self, rng, lang, exclude):
+        words = (self.paragraphs(rng, lang, 1, exclude) or ["News"])[0].split()
+        cut = words[:rng.randint(5, 10)]
+        return " ".join(cut).rstrip(",;:.") if cut else "News"
+
+
+def p_html(paragraphs):
+    return b"".join(b"<p>" + esc(t) + b"</p>\n" for t in paragraphs)
+
+
 # --- the stream ------------------------------------------------------------
+
+MIRROR_PREFIXES = ("www.", "m.", "amp.", "mobile.", "print.", "forum.")
+
+
+def site_of(host):
+    """The registered domain, as far as the generator needs it: exact for
+    the generated *.example sites; for the real hosts of trafilatura pages,
+    the host without www. and mirror prefixes, which is what the original and
+    every variant of one cluster have in common."""
+    host = (host or "").lower().rstrip(".")
+    if host.endswith(".example"):
+        return ".".join(host.split(".")[-2:])
+    stripped = True
+    while stripped:
+        stripped = False
+        for prefix in MIRROR_PREFIXES:
+            if host.startswith(prefix) and host.count(".") >= 2:
+                host = host[len(prefix):]
+                stripped = True
+    return host
+
 
 class Stream:
     def __init__(self, rng):
         self.rng = rng
         self.events = []
 
-    def add(self, url, body, when_ms, expect, of, variant, status=200):
+    def add(self, url, body, when_ms, expect, of, variant, status=200, **extra):
         event_id = "gen-%05d" % len(self.events)
+        host = (urlsplit(url).hostname or "").rstrip(".")
+        label = {"expect": expect, "of": of, "variant": variant, "site": site_of(host),
+                 "host": host}
+        label.update(extra)
         self.events.append({"event_id": event_id, "url": url, "fetched_at": when_ms,
-                            "status": status, "body": body,
-                            "label": {"expect": expect, "of": of, "variant": variant}})
+                            "status": status, "body": body, "label": label})
         return event_id
 
     def encoded(self):
@@ -276,11 +605,37 @@ class Stream:
             yield json.dumps(out, ensure_ascii=False)
 
 
-def article_cluster(stream, page, others, site, t, rng, args):
+def slug(text):
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:70]
+
+
+class Context:
+    """What every article cluster draws from: the pages, their sites, their
+    titles, and the sentence pool for new text."""
+
+    def __init__(self, pages):
+        self.pages = pages
+        self.site = {p.name: "www.%s.example" % slug(p.name) for p in pages}
+        self.titles = [p.title for p in pages if 3 <= len(p.title.split()) <= 16]
+        self.pool = SentencePool(pages)
+
+
+def new_article(page, fragment_paragraphs, title):
+    """New text in the page's template: the article element replaced when
+    it can be found, else only its paragraphs (the old same_template way)."""
+    if page.has_chrome():
+        return page.with_main(p_html(fragment_paragraphs), title)
+    return page.with_paragraphs([page.enc(esc(t)) for t in fragment_paragraphs])
+
+
+def article_cluster(stream, page, others, ctx, site, t, rng, nrng, args):
+    # The classic variants draw from rng exactly as before, the new ones
+    # from nrng, so turning new variants on or off leaves the others alone.
     section = "https://%s/%s/" % (site, rng.choice(["news", "articles", "2026/11"]))
     url = section + page.name
     original = stream.add(url, page.source, t, "unique", None, "original")
     later = lambda: t + rng.randint(1, 48) * HOUR // rng.randint(1, 4)
+    nlater = lambda: t + nrng.randint(1, 48) * HOUR // nrng.randint(1, 4)
     if rng.random() < args.p_variant:
         stream.add(url_variant(url, rng), page.source, later(), "duplicate", original,
                    "url_variant")
@@ -296,14 +651,18 @@ def article_cluster(stream, page, others, site, t, rng, args):
     if rng.random() < args.p_variant:
         stream.add(url + "#comments", page.insert_after_article(comments_fragment(rng)), later(),
                    "duplicate", original, "comments")
+    # Another article in the same template, and the same URL later serving
+    # another article: new text (SentencePool), as long as a real article.
     if rng.random() < args.p_negative:
         other = rng.choice(others)
-        stream.add(section + other.name, page.with_paragraphs(other.paragraphs),
-                   later(), "unique", None, "same_template")
+        text = ctx.pool.paragraphs(nrng, page.lang, min(max(other.words, 150), 2500), page.name)
+        stream.add(section + other.name, new_article(page, text, ctx.pool.headline(
+            nrng, page.lang, page.name)), later(), "unique", None, "same_template")
     if rng.random() < args.p_negative / 2:
         other = rng.choice(others)
-        stream.add(url, page.with_paragraphs(other.paragraphs), later() + 49 * HOUR, "unique",
-                   None, "changed_page")
+        text = ctx.pool.paragraphs(nrng, page.lang, min(max(other.words, 150), 2500), page.name)
+        stream.add(url, new_article(page, text, ctx.pool.headline(nrng, page.lang, page.name)),
+                   later() + 49 * HOUR, "unique", None, "changed_page")
 
 
 def site_cluster(stream, url, body, t, rng, args):
@@ -328,21 +687,24 @@ def main():
     ap.add_argument("--sites", type=int, default=300,
                     help="trafilatura pages to build site clusters from (0: all)")
     ap.add_argument("--p-variant", type=float, default=0.6,
-                    help="probability of each duplicate variant per cluster")
+                    help="probability of each classic duplicate variant per cluster")
     ap.add_argument("--p-negative", type=float, default=0.6,
-                    help="probability of a same-template hard negative per article cluster")
+                    help="probability of a same-template hard negative per article cluster "
+                         "(half of it for changed_page)")
     ap.add_argument("--output", "-o", default="-")
     args = ap.parse_args()
 
     if not os.path.isdir(args.data):
         sys.exit("crawlgen: no data at %s (the shared folder must sit beside the repo)" % args.data)
     rng = random.Random(args.seed)
+    nrng = random.Random("crawlgen-%d" % args.seed)
     stream = Stream(rng)
     articles = load_readability(args.data, args.articles)
+    ctx = Context(articles)
     for i, page in enumerate(articles):
-        site = "www.%s.example" % re.sub(r"[^a-z0-9]+", "-", page.name.lower()).strip("-")
         others = [p for p in articles if p is not page]
-        article_cluster(stream, page, others, site, T0_MS + i * 7 * MINUTE, rng, args)
+        article_cluster(stream, page, others, ctx, ctx.site[page.name], T0_MS + i * 7 * MINUTE,
+                        rng, nrng, args)
     for i, (url, body) in enumerate(load_trafilatura(args.data, args.sites)):
         site_cluster(stream, url, body, T0_MS + i * 3 * MINUTE, rng, args)
 
