@@ -14,7 +14,7 @@ on another site; a mirror on another host under scope host) is unique there,
 which score.py --scope works out from "site" and "host". "site" is exact for
 the generated *.example sites; for the real hosts of trafilatura pages it is
 the host without www. and mirror prefixes, which is what an original and its
-variants share.
+variants share. Some variants add facts: edits, words, blocks.
 
 A cluster starts with an original page; its variants are what a crawler meets
 again and again, and the hard negatives are what must NOT be merged:
@@ -24,8 +24,27 @@ again and again, and the hard negatives are what must NOT be merged:
                mirror        same page on another host of the same site (m., amp., print)
                noise         same article, rotated ads, trending lists, timestamps, counters,
                              cookie banners, session tokens in links, at the page's edges
+               rerender      the page rendered again: ad slots between paragraphs, a share
+                             bar with counts, "Updated 5 minutes ago", a cookie banner,
+                             trending lists with view counts, the page's own short lists
+                             (related, most read) in another order, and now and then a
+                             module seen in one render only (an inline related list, a
+                             "Read more:" link, a newsletter box); most modules carry class
+                             names that say what they are, some do not ("inline-module")
                small_edit    one to three words of one paragraph changed, or a line appended
+               word_edit     1-3 single-word edits (a word replaced by another of the article,
+                             a typo fixed, a figure corrected, a word inserted or deleted)
+                             spread over an article of --word-edit-min-words (400) words or
+                             more (not CJK); same URL or ?rev=N
                comments      a comment thread added under the article
+               syndication   the article inside ANOTHER site's template (another article
+                             page, on another registered domain; that page's headline, lead
+                             and bio swapped out), its own headline (case changed at times),
+                             often a byline, and a credit line in one of ten phrasings ("This
+                             article first appeared on ...", "Originally published by ...",
+                             "Reprinted with permission from ...", "This story was produced by
+                             ... and is republished here ..."); a second copy on a third site
+                             one time in four. Only scope.key = global can find it.
   negatives    same_template another article in the same site's template
                changed_page  the same URL, later serving another article
                (and every original, which is unique)
@@ -42,9 +61,9 @@ article's paragraphs are known, so edits, comments and template swaps touch
 the article itself; pages that repeat an earlier page's article are left
 out) and trafilatura-eval (real pages of ~1,000 sites).
 
-Deterministic for a given --seed. The new text of the hard negatives draws
-from a random generator of its own, so the other draws (which variants
-exist, their URLs and times) are those of the stream before it.
+Deterministic for a given --seed. The variants added for issue 20
+(rerender, word_edit, syndication) draw from a random generator of their own, so their --p-* flags (--classic: all 0)
+leave the other variants' draws (which exist, their URLs and times) alone.
 Python standard library only.
 """
 
@@ -556,6 +575,278 @@ def p_html(paragraphs):
     return b"".join(b"<p>" + esc(t) + b"</p>\n" for t in paragraphs)
 
 
+# --- syndication -------------------------------------------------------------
+
+CREDITS = [
+    "This article first appeared on {link}.",
+    "This article first appeared on {link} and is reproduced here with permission.",
+    "Originally published by {link}.",
+    "Originally published by {link}. Republished with permission.",
+    "Reprinted with permission from {link}. Copyright {year} {site}.",
+    "This story was produced by {link} and is republished here under a Creative Commons license.",
+    "This story was produced by {link} and is republished here with permission.",
+    "This article is republished from {link}. Read the original article.",
+    "{author} writes for {link}, where a version of this story was first published.",
+    "A version of this article was originally published on {link}.",
+]
+
+
+def headline_case(title, rng):
+    k = rng.randrange(4)
+    if k == 0:
+        return title
+    if k == 1:
+        return " ".join(w[:1].upper() + w[1:] for w in title.split())
+    if k == 2:
+        return title[:1].upper() + title[1:].lower()
+    return title.upper() if len(title) < 70 else title
+
+
+def syndication(page, host, orig_url, rng):
+    """`page`'s article inside `host`'s template, with a credit line."""
+    site = page.site_name or urlsplit(orig_url).hostname
+    author = " ".join((page.meta.get("byline") or "").split()) or "Staff"
+    author = re.sub(r"^(by|par|por)\s+", "", author, flags=re.I)[:60]
+    link = '<a href="%s">%s</a>' % (html.escape(orig_url), html.escape(site))
+    credit = rng.choice(CREDITS).format(link=link, site=html.escape(site), year=2026,
+                                        author=html.escape(author))
+    credit = ('<p class="%s"><em>%s</em></p>\n' % (
+        rng.choice(["credit", "syndication-note", "republish", "source-note", "editor-note"]),
+        credit)).encode("utf-8")
+    byline = b""
+    if rng.random() < 0.7:
+        byline = ('<p class="byline">By %s, %s</p>\n' % (
+            html.escape(author), html.escape(site))).encode("utf-8")
+    top = rng.random() < 0.5
+    fragment = byline + (credit if top else b"") + page.article_html() + (b"" if top else credit)
+    suffix = host.site_name or None
+    return host.with_main(fragment, headline_case(page.title, rng), suffix), credit
+
+
+# --- word edits in long articles -----------------------------------------------
+
+SEG_RE = re.compile(r"(<[^>]*>)")
+WORD_RE = re.compile(r"[^\W\d_]{2,}|\d+")
+
+
+def word_edit(page, rng):
+    """1-3 single-word edits (a word replaced by another of the article, a
+    typo fixed, a figure corrected, a word inserted or deleted) spread over a
+    long article; tags and attributes are never touched."""
+    paras = [p.decode("utf-8", "surrogateescape") for p in page.paragraphs]
+    vocab = sorted({w for t in page.texts for w in WORD_RE.findall(t) if len(w) >= 3})
+    short = sorted({w for t in page.texts for w in WORD_RE.findall(t) if 2 <= len(w) <= 4})
+    weights = [max(len(t.split()), 1) for t in page.texts]
+    n = rng.randint(1, 3)
+    done, kinds, tries = set(), [], 0
+    while len(kinds) < n and tries < 50:
+        tries += 1
+        i = rng.choices(range(len(paras)), weights)[0]
+        segs = SEG_RE.split(paras[i])
+        spots = [(j, m) for j in range(0, len(segs), 2) for m in WORD_RE.finditer(segs[j])]
+        if not spots:
+            continue
+        j, m = rng.choice(spots)
+        if (i, j, m.start()) in done:
+            continue
+        w = m.group(0)
+        kind = rng.choice(["replace", "replace", "typo", "number", "insert", "delete"])
+        if kind == "number" or w.isdigit():
+            if not w.isdigit():
+                kind = "replace"
+            else:
+                k = rng.randrange(len(w))
+                new = w[:k] + str((int(w[k]) + rng.randint(1, 9)) % 10) + w[k + 1:]
+                new = new if not new.startswith("0") or len(new) == 1 else "1" + new[1:]
+        if kind == "typo":
+            if len(w) < 5:
+                kind = "replace"
+            else:
+                k = rng.randrange(1, len(w) - 2)
+                new = w[:k] + w[k + 1] + w[k] + w[k + 2:]
+        if kind == "replace":
+            new = rng.choice(vocab)
+            if new.lower() == w.lower():
+                continue
+            if w[:1].isupper():
+                new = new[:1].upper() + new[1:]
+        if kind == "insert":
+            new = w + " " + rng.choice(short)
+        if kind == "delete":
+            new = ""
+        seg = segs[j]
+        end = m.end()
+        if kind == "delete" and end < len(seg) and seg[end] == " ":
+            end += 1
+        segs[j] = seg[:m.start()] + new + seg[end:]
+        paras[i] = "".join(segs)
+        done.add((i, j, m.start()))
+        kinds.append(kind)
+    return page.with_paragraphs([p.encode("utf-8", "surrogateescape") for p in paras]), kinds
+
+
+# --- re-rendered templates ------------------------------------------------------
+
+AD_BRANDS = ["Northwind", "Contoso", "Fabrikam", "Tailspin", "Litware", "Adventure Works",
+             "Wingtip", "Proseware", "Lucerne", "Margie's Travel"]
+COOKIE_TEXTS = [
+    "We use cookies to improve your experience. By continuing to browse you agree to our use "
+    "of cookies.",
+    "This site uses cookies and similar technologies to personalise content and ads and to "
+    "analyse our traffic.",
+    "We and our partners store and access information on your device, such as cookies, for "
+    "personalised ads and content, ad and content measurement and audience insights.",
+    "Cookies help us deliver our services. You can change your preferences at any time.",
+]
+
+
+def class_of(rng, telling, neutral):
+    """A class name for a block: most sites name their modules for what
+    they are ("newsletter-signup"), some do not ("inline-module")."""
+    return rng.choice(telling if rng.random() < 0.85 else neutral)
+
+
+def rerender_blocks(rng, titles, site):
+    """Blocks a re-rendered page may carry: each kind has class names that
+    say what it is and others that do not (an "inline-module" of related
+    links is as common as a "related-articles" one)."""
+    def related():
+        items = "".join('<li><a href="/story/%d">%s</a></li>' % (rng.randrange(10**6),
+                                                                  html.escape(t))
+                        for t in rng.sample(titles, rng.randint(3, 5)))
+        return '<div class="%s"><h3>%s</h3><ul>%s</ul></div>' % (
+            class_of(rng, ["related-articles", "more-stories", "related-links"],
+                     ["inline-module", "story-package", "c-box"]),
+            rng.choice(["Related", "More from %s" % html.escape(site), "You may also like",
+                        "Most read", "Recommended"]), items)
+
+    def read_more():
+        return '<p class="%s"><strong>%s</strong> <a href="/story/%d">%s</a></p>' % (
+            class_of(rng, ["read-more", "related-link"], ["inline-link", "p-link"]),
+            rng.choice(["Read more:", "Related:", "See also:", "READ MORE:"]),
+            rng.randrange(10**6), html.escape(rng.choice(titles)))
+
+    def ad():
+        return ('<div class="%s"><span>Advertisement</span><a href="https://ads.example/c?id=%x">'
+                '%s: %s - %d%% off this week</a></div>' % (
+                    class_of(rng, ["ad-slot", "advert", "ad-container", "sponsored-unit"],
+                             ["dfp-container", "gpt-unit"]),
+                    rng.getrandbits(48), rng.choice(AD_BRANDS), rng.choice(WORDS),
+                    rng.randrange(5, 70)))
+
+    def newsletter():
+        return ('<div class="%s"><p>Sign up for the %s newsletter: the day\'s top stories, '
+                'every %s morning.</p><form><input name="email" placeholder="Email address">'
+                '<button>Subscribe</button></form></div>' % (
+                    class_of(rng, ["newsletter-signup", "newsletter-promo", "newsletter"],
+                             ["inline-signup", "email-capture", "nl-box"]),
+                    html.escape(site), rng.choice(["weekday", "Saturday", "Sunday"])))
+
+    def share():
+        return ('<div class="%s"><a href="#">Facebook %s</a> <a href="#">Twitter %d</a> '
+                '<a href="#">Email</a> <span>%s shares</span></div>' % (
+                    class_of(rng, ["share-bar", "social-share", "sharing"],
+                             ["article-tools", "toolbar"]),
+                    rng.choice(["%.1fk" % (rng.randrange(10, 990) / 10), str(rng.randrange(999))]),
+                    rng.randrange(2000), "{:,}".format(rng.randrange(10**5))))
+
+    def timestamp():
+        return '<div class="%s">%s</div>' % (
+            class_of(rng, ["timestamp", "dateline", "article-date"], ["meta", "byline-time"]),
+            rng.choice(["Updated %d minutes ago" % rng.randint(2, 59),
+                        "Last updated %d:%02d" % (rng.randrange(24), rng.randrange(60)),
+                        "Published %d hours ago" % rng.randint(1, 23),
+                        "Updated %s, %d:%02d %s" % (
+                            rng.choice(["Nov. 20", "November 21, 2026", "21 Nov 2026"]),
+                            rng.randint(1, 12), rng.randrange(60), rng.choice(["am", "pm"]))]))
+
+    def cookie():
+        return ('<div id="%s" class="consent"><p>%s</p><a href="/privacy">Manage settings</a> '
+                '<button>Accept all</button></div>' % (
+                    class_of(rng, ["cookie-banner", "cookie-consent"],
+                             ["cmp-container", "gdpr", "onetrust-banner"]),
+                    rng.choice(COOKIE_TEXTS)))
+
+    def trending():
+        items = "".join("<li><a href=\"/story/%d\">%s</a> <span>%s views</span></li>" % (
+            rng.randrange(10**6), html.escape(t), "{:,}".format(rng.randrange(10**6)))
+            for t in rng.sample(titles, 5))
+        return '<aside class="%s"><h3>Trending</h3><ol>%s</ol></aside>' % (
+            class_of(rng, ["trending", "most-read", "popular-widget"], ["widget", "rail"]), items)
+
+    return {"related": related, "read_more": read_more, "ad": ad, "newsletter": newsletter,
+            "share": share, "timestamp": timestamp, "cookie": cookie, "trending": trending}
+
+
+RERENDER_ODDS = [("ad", 0.8), ("share", 0.6), ("timestamp", 0.6), ("cookie", 0.5),
+                 ("trending", 0.4), ("related", 0.3), ("read_more", 0.2), ("newsletter", 0.2)]
+LIST_RE = re.compile(rb"<(ul|ol)\b[^>]*>((?:(?!<(?:ul|ol)\b).)*?)</\1\s*>", re.S | re.I)
+
+
+def shuffle_lists(src, rng, skip, limit=4):
+    """Shuffles the items of a few short lists outside `skip` (the article):
+    related and most-read lists come in another order on every render. The
+    length does not change, so offsets into the page stay valid."""
+    out, n = bytearray(src), 0
+    for m in LIST_RE.finditer(src):
+        if skip[0] <= m.start() < skip[1] or n >= limit:
+            continue
+        inner_start = m.start(2)
+        if re.search(rb"<script|<!--", m.group(2), re.I):
+            continue  # "<li" inside a script's strings is no list item
+        parts = re.split(rb"(?=<li\b)", m.group(2), flags=re.I)
+        items = parts[1:]
+        if not 3 <= len(items) <= 12:
+            continue
+        rng.shuffle(items)
+        new = parts[0] + b"".join(items)
+        out[inner_start:inner_start + len(new)] = new
+        n += 1
+    return bytes(out), n
+
+
+def rerender(page, rng, titles, site):
+    """The page rendered again: other ads, a cookie banner, newsletter
+    boxes, share bars with counts, timestamps, related lists in another
+    order and new related links between the article's paragraphs. The
+    article's own text is untouched."""
+    blocks = rerender_blocks(rng, titles, site)
+    container = page.container[1:] if page.container else (0, 0)
+    src, shuffled = shuffle_lists(page.source, rng, container)
+    # How often each kind changes between two renders of one page: ad slots
+    # most, an inline newsletter box (an A/B test) least.
+    kinds = [k for k, p in RERENDER_ODDS if rng.random() < p]
+    while len(kinds) < 2:
+        kinds = sorted(set(kinds) | {rng.choice(["ad", "share", "timestamp", "cookie"])})
+    spans = page.article_spans
+    closes = [src.find(b">", e) + 1 for _, e in spans]
+    first_p = src.rfind(b"<p", 0, spans[0][0])
+    inserts = []
+    for kind in kinds:
+        block = page.enc(blocks[kind]().encode("utf-8"))
+        if kind == "cookie":
+            m = re.search(rb"<body[^>]*>", src, re.I)
+            inserts.append((m.end() if m else 0, block))
+        elif kind == "trending":
+            end = src.rfind(b"</body")
+            inserts.append((end if end >= 0 else len(src), block))
+        elif kind in ("share", "timestamp"):
+            inserts.append((first_p, block))
+            if kind == "share" and rng.random() < 0.5:
+                inserts.append((closes[-1], page.enc(blocks["share"]().encode("utf-8"))))
+        elif kind == "ad":
+            step = rng.randint(3, 5)
+            for k in range(step - 1, len(closes) - 1, step):
+                inserts.append((closes[k], page.enc(blocks["ad"]().encode("utf-8"))))
+        elif kind == "related" and rng.random() < 0.6:  # below the article
+            inserts.append((closes[-1], block))
+        else:  # related, read_more, newsletter: between paragraphs
+            inserts.append((closes[rng.randrange(len(closes) - 1)], block))
+    for at, block in sorted(inserts, key=lambda x: -x[0]):
+        src = src[:at] + block + src[at:]
+    return src, sorted(kinds) + (["shuffled_lists"] if shuffled else [])
+
+
 # --- the stream ------------------------------------------------------------
 
 MIRROR_PREFIXES = ("www.", "m.", "amp.", "mobile.", "print.", "forum.")
@@ -664,6 +955,29 @@ def article_cluster(stream, page, others, ctx, site, t, rng, nrng, args):
         stream.add(url, new_article(page, text, ctx.pool.headline(nrng, page.lang, page.name)),
                    later() + 49 * HOUR, "unique", None, "changed_page")
 
+    # --- issue 20: the missed cases ---
+    hosts = [p for p in ctx.pages if p is not page and p.has_chrome()]
+    copies = min(1 + (nrng.random() < 0.25), len(hosts))
+    if nrng.random() < args.p_syndication:
+        for host in nrng.sample(hosts, copies):
+            body, credit = syndication(page, host, url, nrng)
+            path = "/%s/%s" % (nrng.choice(["news", "syndication", "partners", "world",
+                                            "2026/11"]), slug(page.title) or page.name)
+            stream.add("https://" + ctx.site[host.name] + path, body, nlater(), "duplicate",
+                       original, "syndication")
+    if (not page.cjk and page.words >= args.word_edit_min_words
+            and nrng.random() < args.p_word_edit):
+        body, kinds = word_edit(page, nrng)
+        stream.add(url if nrng.random() < 0.5 else url + "?rev=%d" % nrng.randint(2, 9), body,
+                   nlater(), "duplicate", original, "word_edit", edits=kinds,
+                   words=page.words)
+    if nrng.random() < args.p_rerender:
+        site_name = page.site_name or site[4:]
+        body, kinds = rerender(page, nrng, [x for x in ctx.titles if x != page.title], site_name)
+        k = nrng.random()
+        where = url if k < 0.5 else mirror_url(url, nrng) if k < 0.75 else url_variant(url, nrng)
+        stream.add(where, body, nlater(), "duplicate", original, "rerender", blocks=kinds)
+
 
 def site_cluster(stream, url, body, t, rng, args):
     original = stream.add(url, body, t, "unique", None, "original")
@@ -675,6 +989,9 @@ def site_cluster(stream, url, body, t, rng, args):
     if rng.random() < args.p_variant:
         stream.add(mirror_url(url, rng), with_noise(body, rng, t), t + rng.randint(1, 600) * MINUTE,
                    "duplicate", original, "noise")
+
+
+NEW_VARIANT_FLAGS = ["p_syndication", "p_word_edit", "p_rerender"]
 
 
 def main():
@@ -691,8 +1008,21 @@ def main():
     ap.add_argument("--p-negative", type=float, default=0.6,
                     help="probability of a same-template hard negative per article cluster "
                          "(half of it for changed_page)")
+    ap.add_argument("--p-syndication", type=float, default=0.6,
+                    help="probability of a syndicated copy on another site (a second one: 1/4)")
+    ap.add_argument("--p-word-edit", type=float, default=0.8,
+                    help="probability of a 1-3 word edit, per article of --word-edit-min-words")
+    ap.add_argument("--word-edit-min-words", type=int, default=400)
+    ap.add_argument("--p-rerender", type=float, default=0.6,
+                    help="probability of a re-rendered copy (ads, banners, share bars, lists)")
+    ap.add_argument("--classic", action="store_true",
+                    help="no variants added by issue 20 (every --p-* above from "
+                         "--p-syndication on is 0): the stream's earlier composition")
     ap.add_argument("--output", "-o", default="-")
     args = ap.parse_args()
+    if args.classic:
+        for flag in NEW_VARIANT_FLAGS:
+            setattr(args, flag, 0.0)
 
     if not os.path.isdir(args.data):
         sys.exit("crawlgen: no data at %s (the shared folder must sit beside the repo)" % args.data)
