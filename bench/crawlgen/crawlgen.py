@@ -14,7 +14,8 @@ on another site; a mirror on another host under scope host) is unique there,
 which score.py --scope works out from "site" and "host". "site" is exact for
 the generated *.example sites; for the real hosts of trafilatura pages it is
 the host without www. and mirror prefixes, which is what an original and its
-variants share. Some variants add facts: edits, words, blocks.
+variants share. Some variants add facts: edits, words, blocks, jaccard3 (the
+3-word-shingle Jaccard with the original), repeated_share.
 
 A cluster starts with an original page; its variants are what a crawler meets
 again and again, and the hard negatives are what must NOT be merged:
@@ -47,6 +48,20 @@ again and again, and the hard negatives are what must NOT be merged:
                              one time in four. Only scope.key = global can find it.
   negatives    same_template another article in the same site's template
                changed_page  the same URL, later serving another article
+               heavy_rewrite the same story retold, shorter: sentences dropped and regrouped,
+                             clauses reordered, words replaced, adverbs added, as gently as
+                             gets the 3-word-shingle Jaccard below 0.3 (asserted); English only
+               follow_up     a new article whose background section repeats a run of about a
+                             third of the original's text (repeated_share)
+               shared_quote  a different article quoting one long paragraph of the original
+               template_page 2-4 near-empty pages of one site, status 200, in its template: a
+                             tag page, a search without results, a soft 404, an empty archive
+                             month, an author without articles, an expired story, a paywall
+               forum_page    2-4 thread pages of a forum on one site (forum.<site>): short
+                             posts in vBulletin-style tables next to a big sidebar of forum
+                             rules, statistics and latest threads, the same on every page, so
+                             an extractor can take the sidebar for the article (a Common Crawl
+                             case: two threads of one forum came out as exact duplicates)
                (and every original, which is unique)
 
 The hard negatives' "other article" text is new to the stream: a patchwork
@@ -62,7 +77,8 @@ the article itself; pages that repeat an earlier page's article are left
 out) and trafilatura-eval (real pages of ~1,000 sites).
 
 Deterministic for a given --seed. The variants added for issue 20
-(rerender, word_edit, syndication) draw from a random generator of their own, so their --p-* flags (--classic: all 0)
+(rerender, word_edit, syndication, and heavy_rewrite to forum_page) draw from
+a random generator of their own, so their --p-* flags (--classic: all 0)
 leave the other variants' draws (which exist, their URLs and times) alone.
 Python standard library only.
 """
@@ -847,6 +863,326 @@ def rerender(page, rng, titles, site):
     return src, sorted(kinds) + (["shuffled_lists"] if shuffled else [])
 
 
+# --- hard negatives -------------------------------------------------------------
+
+SYNONYMS = {
+    "said": "stated", "says": "states", "told": "informed", "about": "around",
+    "also": "additionally", "because": "since", "however": "but", "many": "numerous",
+    "big": "large", "new": "fresh", "after": "following", "before": "prior to",
+    "help": "assist", "show": "reveal", "shows": "reveals", "use": "employ", "used": "employed",
+    "start": "begin", "started": "began", "buy": "purchase", "get": "obtain", "got": "obtained",
+    "need": "require", "needs": "requires", "make": "create", "made": "created",
+    "think": "believe", "important": "significant", "very": "highly", "often": "frequently",
+    "now": "currently", "company": "firm", "people": "individuals", "job": "role",
+    "like": "such as", "but": "yet", "so": "thus", "more": "further",
+    "most": "the majority of", "only": "just", "still": "nonetheless", "first": "initial",
+    "last": "final", "small": "minor", "large": "sizeable", "week": "seven days",
+    "year": "twelve months", "years": "decades", "good": "positive", "bad": "negative",
+    "way": "manner", "ways": "methods", "problem": "issue", "problems": "issues",
+    "change": "shift", "changes": "shifts", "find": "discover", "found": "discovered",
+    "want": "wish", "wanted": "wished", "asked": "questioned", "according": "per",
+    "while": "whereas", "although": "though", "around": "roughly", "enough": "sufficient",
+    "try": "attempt", "tried": "attempted", "give": "provide", "gave": "provided",
+    "keep": "retain", "allow": "permit", "allows": "permits", "build": "construct",
+    "built": "constructed", "end": "conclusion", "ended": "concluded", "report": "account",
+}
+FILLERS = ["also", "now", "still", "reportedly", "largely", "notably", "indeed", "already",
+           "then", "even"]
+LEADS = ["Meanwhile,", "In addition,", "According to reports,", "Separately,", "At the same time,",
+         "Notably,", "As a result,", "For now,", "In other words,", "Put simply,"]
+
+
+def rewrite_sentence(sentence, rng, strength):
+    parts = [p for p in sentence.rstrip(".!?").split(", ") if p]
+    if len(parts) >= 2 and rng.random() < 0.5:  # move the first clause to the end
+        parts = parts[1:] + parts[:1]
+        parts[0] = parts[0][:1].upper() + parts[0][1:]
+        parts[-1] = parts[-1][:1].lower() + parts[-1][1:] if not parts[-1][1:2].isupper() \
+            else parts[-1]
+    out = []
+    for w in ", ".join(parts).split():
+        core = w.strip(".,;:!?\"'()“”‘’")
+        low = core.lower()
+        if low in SYNONYMS and rng.random() < 0.85:
+            rep = SYNONYMS[low]
+            rep = rep[:1].upper() + rep[1:] if core[:1].isupper() else rep
+            w = w.replace(core, rep, 1)
+        out.append(w)
+        if rng.random() < strength and not w.endswith((",", ";", ":")):
+            out.append(rng.choice(FILLERS))
+    text = " ".join(out)
+    if rng.random() < 0.25:
+        text = rng.choice(LEADS) + " " + text[:1].lower() + text[1:]
+    return text + "."
+
+
+REWRITE_STEPS = [(0.85, 0.0), (0.8, 0.04), (0.75, 0.06), (0.7, 0.08), (0.65, 0.1),
+                 (0.6, 0.12), (0.55, 0.15), (0.5, 0.18), (0.5, 0.22), (0.45, 0.26),
+                 (0.4, 0.3), (0.35, 0.35)]
+
+
+def heavy_rewrite(page, rng):
+    """The same story retold, shorter: some sentences dropped, the rest
+    regrouped with neighbours swapped, clauses reordered, common words
+    replaced and, only as far as needed, adverbs added; the gentlest step
+    whose 3-word-shingle Jaccard with the original is below 0.3 is kept
+    (checked here, and again by the caller). English articles only (the word
+    lists are English)."""
+    original = shingles(page.text)
+    sentences = [s for t in page.texts for s in split_sentences(t)]
+    for keep, filler in REWRITE_STEPS:
+        r = random.Random(rng.random())
+        kept = [s for s in sentences if r.random() < keep] or sentences[:3]
+        for k in range(0, len(kept) - 1, 2):
+            if r.random() < 0.5:
+                kept[k], kept[k + 1] = kept[k + 1], kept[k]
+        rewritten = [rewrite_sentence(s, r, filler) for s in kept]
+        paragraphs, k = [], 0
+        while k < len(rewritten):
+            n = r.randint(2, 4)
+            paragraphs.append(" ".join(rewritten[k:k + n]))
+            k += n
+        j = jaccard(original, shingles("\n".join(paragraphs)))
+        if j < 0.3:
+            return paragraphs, j
+    raise AssertionError("crawlgen: could not rewrite %s below Jaccard 0.3" % page.name)
+
+
+def follow_up(page, pool, rng):
+    """A new article (new text) that repeats about a third of the original:
+    a run of its paragraphs as background, after and before new paragraphs."""
+    words = [len(tokens(t)) for t in page.texts]
+    total = sum(words)
+    start = rng.randrange(len(words))
+    end, got = start, 0
+    while got < total / 3 and end < len(words):
+        got += words[end]
+        end += 1
+    while got < total / 3 * 0.8 and start > 0:
+        start -= 1
+        got += words[start]
+    repeated = page.texts[start:end]
+    new = pool.paragraphs(rng, page.lang, 2 * got, page.name)
+    k = rng.randint(1, max(1, len(new) - 1))
+    heading = rng.choice(["Background", "How we got here", "What happened before", ""])
+    fragment = p_html(new[:k]) + (b"<h2>" + esc(heading) + b"</h2>\n" if heading else b"") + \
+        p_html(repeated) + p_html(new[k:])
+    text = "\n".join(new + repeated)
+    share = len(tokens("\n".join(repeated))) / max(len(tokens(text)), 1)
+    return fragment, share, jaccard(shingles(page.text), shingles(text))
+
+
+def shared_quote(page, pool, rng):
+    """A different article (new text) quoting one long paragraph of the
+    original: two stories carrying the same statement."""
+    long_ones = [t for t in page.texts if 40 <= len(tokens(t)) <= 200] or \
+        [max(page.texts, key=len)]
+    quote = rng.choice(long_ones)
+    new = pool.paragraphs(rng, page.lang, max(250, int(page.words * rng.uniform(0.5, 1.2))),
+                          page.name)
+    k = rng.randint(1, max(1, len(new) - 1))
+    if rng.random() < 0.5:
+        q = b"<blockquote><p>" + esc(quote) + b"</p></blockquote>\n"
+    else:
+        q = b"<p>" + esc("\u201c" + quote + "\u201d") + b"</p>\n"
+    text = "\n".join(new + [quote])
+    return p_html(new[:k]) + q + p_html(new[k:]), jaccard(shingles(page.text), shingles(text))
+
+
+TEMPLATE_KINDS = ["tag", "search", "not_found", "archive", "author", "gone", "subscribe"]
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December"]
+
+
+def template_page(kind, rng, site):
+    """(path, headline, fragment) of a near-empty page of a site's template:
+    what a site serves, with status 200, for a tag or archive without posts,
+    a search without results, a missing page, an expired story, an author
+    without articles, a paywall. Most messages name the site, as real ones
+    often do; some are the stock texts many sites share."""
+    word = rng.choice(WORDS)
+    s = html.escape(site)
+    if kind == "tag":
+        teaser = ""
+        if rng.random() < 0.5:
+            teaser = '<div class="teaser"><h2><a href="/story/%d">%s</a></h2></div>' % (
+                rng.randrange(10**6), rng.choice(HEADLINES))
+        return ("/tag/" + word, rng.choice(["Tag: %s", "Posts tagged \u201c%s\u201d",
+                                            "Topic: %s"]) % word.title(),
+                "<p>%s</p>%s" % (rng.choice([
+                    "There are no more posts with this tag.", "No articles found.",
+                    "%s has no other stories on this topic yet." % s,
+                    "Showing %d result." % (1 if teaser else 0)]), teaser))
+    if kind == "search":
+        q = " ".join(rng.sample(WORDS, rng.randint(1, 2)))
+        return ("/search?q=" + q.replace(" ", "+"), "Search results for \u201c%s\u201d" % q,
+                "<p>%s</p><form action=\"/search\"><input name=\"q\" value=\"%s\">"
+                "<button>Search</button></form>" % (rng.choice([
+                    "Sorry, no results were found for your search. Please try again with "
+                    "different keywords.",
+                    "Your search of %s returned no results. Check the spelling or try "
+                    "a broader term." % s]), q))
+    if kind == "not_found":
+        return ("/%s/%s-%d" % (rng.choice(["news", "2025/03", "articles"]), word,
+                                rng.randrange(10**5)),
+                rng.choice(["Page not found", "Oops! That page can\u2019t be found.",
+                            "404 - Not found", "Sorry, we couldn\u2019t find that page"]),
+                '<p>%s</p><ul><li><a href="/">Home</a></li><li><a href="/news">Latest news</a>'
+                '</li><li><a href="/search">Search</a></li></ul>' % rng.choice([
+                    "The page you requested could not be found. It may have been moved or "
+                    "deleted.", "It looks like nothing was found at this location. Maybe try "
+                    "a search?", "The page you were looking for is not on %s any more, or "
+                    "the link you followed is broken." % s,
+                    "We could not find that page on %s. Try the search or go back to the "
+                    "front page." % s]))
+    if kind == "archive":
+        month = rng.choice(MONTHS)
+        year = rng.choice([2019, 2021, 2024, 2026])
+        return ("/archive/%d/%02d" % (year, MONTHS.index(month) + 1),
+                "Archive: %s %d" % (month, year),
+                "<p>%s</p>" % rng.choice(["No articles were published in this period.",
+                                          "%s published no stories this month." % s]))
+    if kind == "author":
+        name = rng.choice(["Anna Berg", "Ben Kowalski", "Carla Ruiz", "Dmitri Ivanov",
+                           "Eve Martin", "Farid Haddad"])
+        return ("/author/" + name.lower().replace(" ", "-"), "Articles by " + name,
+                "<p>%s has not published any articles on %s yet.</p>" % (name, s))
+    if kind == "gone":
+        return ("/news/%s-%d" % (word, rng.randrange(10**5)),
+                "This article is no longer available",
+                "<p>The story you are looking for has expired or has been removed from %s.</p>"
+                % s)
+    return ("/account/subscribe?next=/news/%d" % rng.randrange(10**5),
+            "Subscribe to continue reading",
+            "<p>%s</p><p><a href=\"/subscribe\">Subscribe now</a> or <a href=\"/login\">log "
+            "in</a>.</p>" % rng.choice([
+                "You have reached your limit of free articles this month.",
+                "You have read all your free articles on %s this month." % s,
+                "This story is for %s subscribers only." % s]))
+
+
+COMMENTS_RE = re.compile(rb"""\b(?:class|id)\s*=\s*["'][^"']*\b(?:comments?|commentlist|"""
+                         rb"""comment-list|disqus_thread|respond)\b""", re.I)
+
+
+def without_comments(src):
+    """The page without its comment threads: a tag or error page made from
+    an article's template must not carry that article's comments."""
+    cuts = []
+    for t, start, inner, _, end in sorted(elements(src), key=lambda x: x[1]):
+        if cuts and start < cuts[-1][1]:
+            continue  # inside a thread already cut
+        if t in (b"div", b"section", b"ol", b"ul", b"aside") and COMMENTS_RE.search(
+                src, start, inner):
+            cuts.append((start, end))
+    for start, end in reversed(cuts):
+        src = src[:start] + src[end:]
+    return src
+
+
+FORUM_NICKS = ["anna_b", "ben_k", "carla77", "dmitri", "eve", "farid", "gwen", "hiro", "ines",
+               "jonas", "kai", "lena", "marco", "nadia", "oskar", "pia", "quentin", "rosa",
+               "sven", "tomas", "ulla", "vic", "wren", "yusuf"]
+FORUM_TITLES = ["Problem with the {w} after the update", "Anyone been to the {w} lately?",
+                "[Help] {w} not working", "Best {w} for beginners?", "WTB: used {w}",
+                "{W} question", "Is the {w} worth it?", "Photos from the {w} meetup",
+                "Which {w} do you use?", "Weird noise from my {w}", "{W} prices this year",
+                "Looking for a {w} near the {w2}"]
+FORUM_POSTS = ["Same problem here.", "Thanks for sharing!", "Any update on this?",
+               "Did you try restarting it?", "+1", "Bump.", "Works for me now.",
+               "Which version are you on?", "I had this last week.", "Following.",
+               "Cheers, that fixed it.", "Not sure, sorry.", "Check the settings page.",
+               "See my post above.", "Good question.", "Mine arrived yesterday.",
+               "Happened to me twice.", "Try the beta.", "Pics or it didn't happen :)",
+               "Agreed.", "Nope, still broken.", "PM sent.", "Following this thread.",
+               "Thanks, will try tonight.", "The {w} one?", "Ask at the {w}.",
+               "Mine is from the {w} too.", "What about the {w}?", "Lol.", "Solved, thanks all."]
+FORUM_RULES = [
+    "Welcome to the {site} community forums, a place for readers to discuss our stories, ask "
+    "questions, share tips and help each other out.",
+    "Please be respectful to other members, stay on topic, and do not post personal "
+    "information, spam, advertising or links to illegal content.",
+    "Before starting a new thread, please use the search function, read the FAQ and check the "
+    "pinned threads, because most common questions have already been answered there.",
+    "Posts that break the rules may be edited or removed by moderators without notice, and "
+    "repeated violations can lead to a temporary or permanent ban.",
+    "If you see a post that breaks the rules, please use the report button rather than "
+    "replying to it, so that a moderator can take a look.",
+    "Registration is free, takes less than a minute, and lets you post, reply, send private "
+    "messages, subscribe to threads and customise your profile.",
+    "Our moderators are volunteers, so please be patient, and remember that the opinions "
+    "expressed here are those of the members, not of {site}.",
+    "Buying and selling is only allowed in the marketplace section, with prices, photos and "
+    "your location, and all deals are at your own risk.",
+]
+
+
+class Forum:
+    """A forum on one site: thread pages of short posts in a table layout
+    (one table per post, vBulletin-style), next to a large sidebar of forum
+    rules, statistics and latest threads that is the same on every page.
+    The posts are short, so a main-text extractor can easily take the
+    sidebar's prose for the article, on every page alike (the Common Crawl
+    case of two forum threads that came out as exact duplicates)."""
+
+    def __init__(self, page, site, rng):
+        self.page, self.site, self.rng = page, site, rng
+        name = page.site_name or site
+        rules = rng.sample(FORUM_RULES, rng.randint(4, 6))
+        paras = []
+        for k in range(0, len(rules), 2):
+            paras.append(" ".join(r.format(site=name) for r in rules[k:k + 2]))
+        latest = "".join('<li><a href="/showthread.php?t=%d">%s</a></li>' % (
+            rng.randrange(10**5), html.escape(self._title())) for _ in range(6))
+        cls = rng.choice(["sidebar", "forum-sidebar", "col-right", "alt2", "block-right",
+                          "rightcol"])
+        self.sidebar = ('<div class="%s"><h3>About the %s forums</h3>%s'
+                        '<h3>Forum statistics</h3><p>Threads: {:,} &middot; Posts: {:,} &middot; '
+                        'Members: {:,}</p><h3>Latest threads</h3><ul>%s</ul></div>' % (
+                            cls, html.escape(name), "".join("<p>%s</p>" % html.escape(p)
+                                                            for p in paras), latest)).format(
+            rng.randrange(10**3, 10**5), rng.randrange(10**5, 10**7), rng.randrange(10**3, 10**5))
+        self.sidebar_first = rng.random() < 0.5
+
+    def _title(self):
+        w, w2 = self.rng.sample(WORDS, 2)
+        return self.rng.choice(FORUM_TITLES).format(w=w, w2=w2, W=w.title())
+
+    def thread(self):
+        rng = self.rng
+        title = self._title()
+        tid = rng.randrange(10**4, 10**6)
+        posts = []
+        for k in range(rng.randint(3, 8)):
+            pid = rng.randrange(10**6, 10**7)
+            text = " ".join(p.format(w=rng.choice(WORDS))
+                            for p in rng.sample(FORUM_POSTS, rng.randint(1, 2)))
+            posts.append(
+                '<table class="tborder" id="post%d" width="100%%"><tr><td class="thead">#%d '
+                '&middot; %02d.%02d.2026, %02d:%02d</td><td class="thead" align="right">'
+                '<a href="/showpost.php?p=%d">Permalink</a></td></tr><tr><td class="alt2" '
+                'width="175"><a class="bigusername" href="/member.php?u=%d">%s</a>'
+                '<div class="smallfont">%s</div><div class="smallfont">Join Date: %s %d<br>'
+                'Posts: {:,}</div></td><td class="alt1" id="td_post_%d"><div '
+                'id="post_message_%d">%s</div></td></tr><tr><td class="alt2">'
+                '<a href="/report.php?p=%d">Report</a></td><td class="alt1" align="right">'
+                '<a href="/newreply.php?do=newreply&amp;p=%d">Reply With Quote</a></td></tr>'
+                '</table>'.format(rng.randrange(1, 9000)) % (
+                    pid, k + 1, rng.randint(1, 28), rng.randint(1, 12), rng.randrange(24),
+                    rng.randrange(60), pid, rng.randrange(10**5), rng.choice(FORUM_NICKS),
+                    rng.choice(["Junior Member", "Member", "Senior Member", "Moderator"]),
+                    rng.choice(MONTHS)[:3], rng.randint(2008, 2025), pid, pid,
+                    html.escape(text), pid, pid))
+        body = '<div id="posts"><h2 class="threadtitle">%s</h2>%s</div>' % (
+            html.escape(title), "".join(posts))
+        side = self.sidebar
+        layout = ('<table class="forum-layout" width="100%%"><tr><td valign="top">%s</td>'
+                  '<td valign="top" width="300">%s</td></tr></table>')
+        fragment = layout % ((side, body) if self.sidebar_first else (body, side))
+        url_path = "/showthread.php?t=%d" % tid
+        return url_path, title, fragment.encode("utf-8")
+
+
 # --- the stream ------------------------------------------------------------
 
 MIRROR_PREFIXES = ("www.", "m.", "amp.", "mobile.", "print.", "forum.")
@@ -978,6 +1314,47 @@ def article_cluster(stream, page, others, ctx, site, t, rng, nrng, args):
         where = url if k < 0.5 else mirror_url(url, nrng) if k < 0.75 else url_variant(url, nrng)
         stream.add(where, body, nlater(), "duplicate", original, "rerender", blocks=kinds)
 
+    # --- issue 20: hard negatives ---
+    if page.lang == "en" and page.words >= 150 and nrng.random() < args.p_heavy_rewrite:
+        paragraphs, j = heavy_rewrite(page, nrng)
+        assert j < 0.3, (page.name, j)
+        title = nrng.choice(["Explainer: %s", "Analysis: %s", "%s: what we know",
+                             "The story behind %s"]) % page.title
+        stream.add(section + page.name + nrng.choice(["-explained", "-analysis", "-recap"]),
+                   new_article(page, paragraphs, title), nlater(), "unique", None,
+                   "heavy_rewrite", jaccard3=round(j, 4))
+    if page.has_chrome() and nrng.random() < args.p_follow_up:
+        fragment, share, j = follow_up(page, ctx.pool, nrng)
+        title = nrng.choice(["%s: what happened next", "Update: %s", "%s, one week on",
+                             "Follow-up: %s"]) % page.title if page.lang == "en" else page.title
+        stream.add(section + page.name + nrng.choice(["-follow-up", "-update", "-one-week-on"]),
+                   page.with_main(fragment, title), t + nrng.randint(24, 240) * HOUR, "unique",
+                   None, "follow_up", repeated_share=round(share, 3), jaccard3=round(j, 3))
+    if page.has_chrome() and nrng.random() < args.p_shared_quote:
+        fragment, j = shared_quote(page, ctx.pool, nrng)
+        title = ctx.pool.headline(nrng, page.lang, page.name)
+        stream.add(section + (slug(title) or "story-%d" % nrng.randrange(10**5)),
+                   page.with_main(fragment, title), nlater(), "unique", None, "shared_quote",
+                   jaccard3=round(j, 3))
+    if page.has_chrome() and nrng.random() < args.p_template:
+        site_name = page.site_name or site[4:]
+        # Different kinds: two pages of one kind (two archive months, two
+        # missing pages) can have the same text once dates are masked.
+        for kind in nrng.sample(TEMPLATE_KINDS, nrng.randint(2, 4)):
+            path, title, fragment = template_page(kind, nrng, site_name)
+            stream.add("https://" + site + path,
+                       without_comments(page.with_main(fragment.encode("utf-8"), title,
+                                                       site_name)),
+                       t + nrng.randint(1, 96) * HOUR, "unique", None, "template_page")
+    if page.has_chrome() and nrng.random() < args.p_forum:
+        forum = Forum(page, site[4:], nrng)
+        host = "forum." + site[4:]
+        for _ in range(nrng.randint(2, 4)):
+            path, title, fragment = forum.thread()
+            stream.add("https://" + host + path,
+                       without_comments(page.with_main(fragment, title, "Forums")),
+                       t + nrng.randint(1, 96) * HOUR, "unique", None, "forum_page")
+
 
 def site_cluster(stream, url, body, t, rng, args):
     original = stream.add(url, body, t, "unique", None, "original")
@@ -991,7 +1368,8 @@ def site_cluster(stream, url, body, t, rng, args):
                    "duplicate", original, "noise")
 
 
-NEW_VARIANT_FLAGS = ["p_syndication", "p_word_edit", "p_rerender"]
+NEW_VARIANT_FLAGS = ["p_syndication", "p_word_edit", "p_rerender", "p_heavy_rewrite",
+                     "p_follow_up", "p_shared_quote", "p_template", "p_forum"]
 
 
 def main():
@@ -1015,6 +1393,16 @@ def main():
     ap.add_argument("--word-edit-min-words", type=int, default=400)
     ap.add_argument("--p-rerender", type=float, default=0.6,
                     help="probability of a re-rendered copy (ads, banners, share bars, lists)")
+    ap.add_argument("--p-heavy-rewrite", type=float, default=0.4,
+                    help="probability of a heavy rewrite (English articles)")
+    ap.add_argument("--p-follow-up", type=float, default=0.4,
+                    help="probability of a follow-up repeating a third of the article")
+    ap.add_argument("--p-shared-quote", type=float, default=0.4,
+                    help="probability of another article quoting one long paragraph")
+    ap.add_argument("--p-template", type=float, default=0.3,
+                    help="probability that a site gets 2-4 near-empty template pages")
+    ap.add_argument("--p-forum", type=float, default=0.2,
+                    help="probability that a site gets a forum with 2-4 thread pages")
     ap.add_argument("--classic", action="store_true",
                     help="no variants added by issue 20 (every --p-* above from "
                          "--p-syndication on is 0): the stream's earlier composition")
