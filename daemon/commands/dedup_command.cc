@@ -6,8 +6,8 @@
 #include "cli/command.h"
 #include "commands/commands.h"
 #include "common/clock.h"
-#include "dedup/dedup_runner.h"
-#include "engine/sieve_options.h"
+#include "engine/engine_options.h"
+#include "files/dedup_runner.h"
 #include "store/shard_options.h"
 
 namespace pagesieve::commands {
@@ -15,7 +15,7 @@ namespace {
 
 struct DedupFlags {
   cli::ConfigFlags config;
-  dedup::DedupRunOptions run;
+  files::DedupRunOptions run;
   std::vector<std::string> inputs;
   bool quiet = false;
 };
@@ -26,7 +26,7 @@ int RunDedup(const DedupFlags& flags) {
     cli::PrintError(config.status());
     return cli::kExitUsage;
   }
-  StatusOr<engine::SieveOptions> sieve = engine::SieveOptionsFromConfig(*config);
+  StatusOr<engine::EngineOptions> sieve = engine::EngineOptionsFromConfig(*config);
   StatusOr<store::StateEnvOptions> state = store::StateEnvOptionsFromConfig(*config);
   for (const Status& s : {sieve.status(), state.status()}) {
     if (!s.ok()) {
@@ -34,20 +34,19 @@ int RunDedup(const DedupFlags& flags) {
       return cli::kExitUsage;
     }
   }
-  dedup::DedupRunOptions run = flags.run;
+  files::DedupRunOptions run = flags.run;
   if (!flags.inputs.empty()) run.inputs = flags.inputs;
   run.progress = !flags.quiet;
 
   const auto start = Clock::System().SteadyNow();
-  dedup::DedupRunner runner(std::move(sieve).value(), std::move(state).value(), run,
+  files::DedupRunner runner(std::move(sieve).value(), std::move(state).value(), run,
                             Clock::System());
   StatusOr<engine::VerdictCounts> counts = runner.Run();
   if (!counts.ok()) {
     cli::PrintError(counts.status());
     return cli::kExitFailure;
   }
-  const double secs =
-      std::chrono::duration<double>(Clock::System().SteadyNow() - start).count();
+  const double secs = std::chrono::duration<double>(Clock::System().SteadyNow() - start).count();
   std::fprintf(stderr, "dedup: %lld records in %.1fs (%.0f/s): %s\n",
                static_cast<long long>(counts->records), secs,
                secs > 0 ? counts->records / secs : 0.0, counts->Summary().c_str());

@@ -13,11 +13,11 @@
 #include "cli/command.h"
 #include "cli/logging.h"
 #include "common/clock.h"
-#include "engine/sieve_options.h"
+#include "engine/engine_options.h"
 #include "http/metrics_options.h"
 #include "http/metrics_server.h"
 #include "kafka/kafka_options.h"
-#include "run/run_loop.h"
+#include "run/kafka_stage.h"
 #include "run/run_options.h"
 #include "store/shard_options.h"
 
@@ -39,7 +39,7 @@ struct RunFlags {
 // usage error (exit 2).
 struct RunSetup {
   kafka::KafkaOptions kafka;
-  engine::SieveOptions sieve;
+  engine::EngineOptions sieve;
   store::StateEnvOptions state;
   run::RunOptions run;
   http::MetricsOptions metrics;
@@ -50,7 +50,7 @@ StatusOr<RunSetup> Setup(const RunFlags& flags) {
   PS_RETURN_IF_ERROR(cli::ConfigureLogging(config));
   RunSetup s;
   PS_ASSIGN_OR_RETURN(s.kafka, kafka::KafkaOptionsFromConfig(config));
-  PS_ASSIGN_OR_RETURN(s.sieve, engine::SieveOptionsFromConfig(config));
+  PS_ASSIGN_OR_RETURN(s.sieve, engine::EngineOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(s.state, store::StateEnvOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(s.run, run::RunOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(s.metrics, http::MetricsOptionsFromConfig(config));
@@ -61,16 +61,15 @@ StatusOr<RunSetup> Setup(const RunFlags& flags) {
     PS_ASSIGN_OR_RETURN(s.run.until, run::ParseEndPosition(flags.until));
   }
   // Validate the librdkafka properties now, not at the first connection.
-  PS_RETURN_IF_ERROR(kafka::ConsumerConf(s.kafka).status());
-  PS_RETURN_IF_ERROR(kafka::ProducerConf(s.kafka).status());
+  PS_RETURN_IF_ERROR(kafka::CheckClientConfs(s.kafka));
   return s;
 }
 
 // The input is partitioned by scope: one loop decides it.
 StatusOr<run::RunSummary> RunOneStage(const RunSetup& setup, run::RunMetrics& metrics) {
-  run::RunLoop loop(setup.kafka, setup.sieve, setup.state, setup.run, Clock::System(), g_stop,
-                    &metrics);
-  return loop.Run();
+  run::KafkaStage stage(setup.kafka, setup.sieve, setup.state, setup.run, Clock::System(), g_stop,
+                        &metrics);
+  return stage.Run();
 }
 
 // input.partitioned_by is not "scope" (docs/rekey.md): the re-keying stage
@@ -85,13 +84,13 @@ StatusOr<run::RunSummary> RunTwoStages(const RunSetup& setup, run::RunMetrics& r
   rekey_kafka.group_id = setup.kafka.rekey.group_id;
   rekey_kafka.changelog.enabled = false;
   run::RunOptions rekey_run = setup.run;
-  rekey_run.stage = run::Stage::kRekey;
+  rekey_run.stage = run::StageKind::kRekey;
 
   std::atomic<bool> upstream_done{false};
   kafka::KafkaOptions decide_kafka = setup.kafka;
   decide_kafka.input_topic = setup.kafka.rekey.topic;
   run::RunOptions decide_run = setup.run;
-  decide_run.stage = run::Stage::kDecideRekeyed;
+  decide_run.stage = run::StageKind::kDecideRekeyed;
   decide_run.from = {};  // --from positions the input, not the repartition topic
   if (decide_run.until.kind != run::EndPosition::Kind::kForever) {
     decide_run.until.kind = run::EndPosition::Kind::kEnd;
@@ -99,10 +98,10 @@ StatusOr<run::RunSummary> RunTwoStages(const RunSetup& setup, run::RunMetrics& r
   decide_run.upstream_done = &upstream_done;
 
   std::atomic<bool> stop_rekey{false}, stop_decide{false};
-  run::RunLoop rekey(std::move(rekey_kafka), setup.sieve, setup.state, rekey_run, Clock::System(),
-                     stop_rekey, &rekey_metrics);
-  run::RunLoop decide(std::move(decide_kafka), setup.sieve, setup.state, decide_run,
-                      Clock::System(), stop_decide, &metrics);
+  run::KafkaStage rekey(std::move(rekey_kafka), setup.sieve, setup.state, rekey_run,
+                        Clock::System(), stop_rekey, &rekey_metrics);
+  run::KafkaStage decide(std::move(decide_kafka), setup.sieve, setup.state, decide_run,
+                         Clock::System(), stop_decide, &metrics);
   // In this order: the re-keying stage creates the repartition topic.
   PS_RETURN_IF_ERROR(rekey.Start().WithContext("re-keying stage"));
   PS_RETURN_IF_ERROR(decide.Start());

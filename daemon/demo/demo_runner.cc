@@ -10,10 +10,10 @@
 
 #include "demo/kafka_io.h"
 #include "demo/mock_cluster.h"
-#include "kafka/topic_admin.h"
-#include "engine/sieve_options.h"
+#include "engine/engine_options.h"
 #include "kafka/kafka_options.h"
-#include "run/run_loop.h"
+#include "kafka/topic_admin.h"
+#include "run/kafka_stage.h"
 #include "run/run_options.h"
 #include "store/shard_options.h"
 
@@ -46,7 +46,7 @@ class TempStateDir {
 // Everything the run needs, read from the configuration.
 struct Setup {
   kafka::KafkaOptions kafka;
-  engine::SieveOptions sieve;
+  engine::EngineOptions sieve;
   store::StateEnvOptions state;
   run::RunOptions run;
 };
@@ -54,7 +54,7 @@ struct Setup {
 StatusOr<Setup> ReadSetup(const Config& config) {
   Setup s;
   PS_ASSIGN_OR_RETURN(s.kafka, kafka::KafkaOptionsFromConfig(config));
-  PS_ASSIGN_OR_RETURN(s.sieve, engine::SieveOptionsFromConfig(config));
+  PS_ASSIGN_OR_RETURN(s.sieve, engine::EngineOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(s.state, store::StateEnvOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(s.run, run::RunOptionsFromConfig(config));
   s.run.from.kind = run::StartPosition::Kind::kEarliest;
@@ -65,7 +65,8 @@ StatusOr<Setup> ReadSetup(const Config& config) {
 // Names that no earlier demo on the same broker used.
 std::string UniqueId(const Clock& clock) {
   char id[40];
-  std::snprintf(id, sizeof id, "%llx-%d", static_cast<unsigned long long>(clock.Now().time_since_epoch().count()),
+  std::snprintf(id, sizeof id, "%llx-%d",
+                static_cast<unsigned long long>(clock.Now().time_since_epoch().count()),
                 static_cast<int>(::getpid()));
   return id;
 }
@@ -137,7 +138,8 @@ Status CreateTopics(MockCluster* mock, const std::optional<std::string>& bootstr
       PS_RETURN_IF_ERROR(mock->CreateTopic(t, options.partitions));
     return Status::Ok();
   }
-  return kafka::TopicAdmin(*bootstrap, kafka.common, options.timeout).Create(topics, options.partitions);
+  return kafka::TopicAdmin(*bootstrap, kafka.common, options.timeout)
+      .Create(topics, options.partitions);
 }
 
 // Deletes the topics this demo named and created on a real broker.
@@ -164,8 +166,8 @@ StatusOr<DemoResult> RunOnCluster(const DemoOptions& options, Setup setup, MockC
   PS_ASSIGN_OR_RETURN(auto state_dir, TempStateDir::Create());
   setup.state.dir = state_dir->path();
   const auto started = clock.SteadyNow();
-  run::RunLoop loop(kafka, std::move(setup.sieve), setup.state, setup.run, clock, stop);
-  PS_ASSIGN_OR_RETURN(run::RunSummary run, loop.Run());
+  run::KafkaStage stage(kafka, std::move(setup.sieve), setup.state, setup.run, clock, stop);
+  PS_ASSIGN_OR_RETURN(run::RunSummary run, stage.Run());
   DemoResult result;
   result.context.run_seconds = std::chrono::duration<double>(clock.SteadyNow() - started).count();
   result.run_complete = run.backfill_complete;

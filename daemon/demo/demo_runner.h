@@ -35,7 +35,7 @@ struct DemoResult {
 // `pagesieve demo`: the sample crawl through the daemon's real code path.
 // Starts the mock cluster (or uses `bootstrap`, with topics of its own named
 // pagesieve-demo-<id>-*, deleted afterwards), creates the topics, produces
-// the sample, runs run::RunLoop as a backfill (--from earliest --until end)
+// the sample, runs run::KafkaStage as a backfill (--from earliest --until end)
 // with a temporary state directory, reads the verdicts back and sets them
 // against the labels. Runs on the caller's thread; `stop` (SIGINT) ends the
 // run early.

@@ -13,7 +13,7 @@
 namespace pagesieve::demo {
 
 // The demo's own traffic around a run: producing the sample and reading the
-// verdicts back. Not the daemon's code path (that is run::RunLoop); these are
+// verdicts back. Not the daemon's code path (that is run::KafkaStage); these are
 // plain clients built from the same [kafka] options. Functions block until
 // done or `timeout`.
 

@@ -117,9 +117,12 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
   o.rekey.group_id = o.group_id + "-rekey";
 
   const std::pair<const char*, const std::string*> required[] = {
-      {"kafka.bootstrap_servers", &o.bootstrap_servers}, {"kafka.group_id", &o.group_id},
-      {"kafka.input_topic", &o.input_topic},           {"output.unique", &o.output.unique},
-      {"output.duplicate", &o.output.duplicate},       {"output.skipped", &o.output.skipped},
+      {"kafka.bootstrap_servers", &o.bootstrap_servers},
+      {"kafka.group_id", &o.group_id},
+      {"kafka.input_topic", &o.input_topic},
+      {"output.unique", &o.output.unique},
+      {"output.duplicate", &o.output.duplicate},
+      {"output.skipped", &o.output.skipped},
       {"output.dead_letter", &o.output.dead_letter}};
   for (const auto& [key, value] : required) {
     if (value->empty()) return Status::InvalidArgument(std::string(key) + " must not be empty");
@@ -183,6 +186,11 @@ StatusOr<std::unique_ptr<RdKafka::Conf>> ProducerConf(const KafkaOptions& o) {
   const std::map<std::string, std::string> base = {{"bootstrap.servers", o.bootstrap_servers}};
   return BuildConf(
       {&base, &DefaultProducerProperties(), &o.common, &o.producer, &FixedProducerProperties()});
+}
+
+Status CheckClientConfs(const KafkaOptions& options) {
+  PS_RETURN_IF_ERROR(ConsumerConf(options).status());
+  return ProducerConf(options).status();
 }
 
 }  // namespace pagesieve::kafka

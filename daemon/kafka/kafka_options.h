@@ -72,6 +72,9 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config);
 // pass-through properties. Errors name the property librdkafka refused.
 StatusOr<std::unique_ptr<RdKafka::Conf>> ConsumerConf(const KafkaOptions& options);
 StatusOr<std::unique_ptr<RdKafka::Conf>> ProducerConf(const KafkaOptions& options);
+// Builds both client configurations to find a property librdkafka refuses
+// now, at start-up, rather than at the first connection.
+Status CheckClientConfs(const KafkaOptions& options);
 // The consumer that reads the changelog to restore shards: assigned
 // partitions by hand, never a group member, never committing.
 StatusOr<std::unique_ptr<RdKafka::Conf>> RestoreConsumerConf(const KafkaOptions& options);

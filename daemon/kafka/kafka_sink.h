@@ -1,43 +1,49 @@
 #pragma once
 
-#include <librdkafka/rdkafkacpp.h>
-
 #include <memory>
 
-#include "run/output_sink.h"
+#include "common/status_or.h"
+#include "kafka/kafka_options.h"
+#include "metrics/metric.h"
+#include "pipeline/sink.h"
+
+namespace RdKafka {
+class DeliveryReportCb;
+class EventCb;
+class Producer;
+}  // namespace RdKafka
 
 namespace pagesieve::kafka {
 
-// OutputSink over a librdkafka producer. Delivery reports arrive through
-// OnDelivery(), which the producer's DeliveryReportCb calls from poll() on
-// the run loop's thread; so does everything else. Not thread-safe.
-class KafkaSink final : public run::OutputSink {
+// The pipeline's Sink over a librdkafka producer: a message is acknowledged
+// when the broker has it (acks = all, idempotent: kafka_options.cc).
+// Delivery reports arrive from Poll(), on the pipeline's thread, as does
+// everything else. Not thread-safe.
+class KafkaSink final : public pipeline::Sink {
  public:
-  explicit KafkaSink(RdKafka::Producer* producer) : producer_(producer) {}
+  // `delivery_errors` (may be null) counts failed deliveries.
+  static StatusOr<std::unique_ptr<KafkaSink>> Create(const KafkaOptions& options,
+                                                     metrics::Counter* delivery_errors);
+  ~KafkaSink() override;
 
-  Status Send(const run::OutputMessage& message,
-              const std::shared_ptr<run::DeliveryCounter>& counter) override;
+  Status Send(const pipeline::OutputMessage& message,
+              const std::shared_ptr<pipeline::DeliveryCounter>& counter) override;
+  void Poll(Duration wait) override;
   int64_t unacknowledged() const override { return unacknowledged_; }
 
-  // Hook this into the producer's DeliveryReportCb.
-  void OnDelivery(RdKafka::Message& message);
+  // Waits up to `timeout` for what is queued to be delivered.
+  void Flush(Duration timeout);
 
  private:
-  RdKafka::Producer* producer_;
+  class Reports;
+  KafkaSink(metrics::Counter* delivery_errors);
+  void OnDelivery(void* opaque, bool failed, const std::string& error, int64_t offset);
+
+  metrics::Counter* const delivery_errors_;
+  std::unique_ptr<RdKafka::EventCb> events_;
+  std::unique_ptr<RdKafka::DeliveryReportCb> reports_;
+  std::unique_ptr<RdKafka::Producer> producer_;
   int64_t unacknowledged_ = 0;
-};
-
-// Forwards delivery reports to the sink set later (the producer's
-// configuration needs the callback before the sink exists).
-class DeliveryReports final : public RdKafka::DeliveryReportCb {
- public:
-  void set_sink(KafkaSink* sink) { sink_ = sink; }
-  void dr_cb(RdKafka::Message& message) override {
-    if (sink_ != nullptr) sink_->OnDelivery(message);
-  }
-
- private:
-  KafkaSink* sink_ = nullptr;
 };
 
 }  // namespace pagesieve::kafka

@@ -1,9 +1,6 @@
 #include "run/changelog_restorer.h"
 
-#include <librdkafka/rdkafkacpp.h>
 #include <spdlog/spdlog.h>
-
-#include <thread>
 
 namespace pagesieve::run {
 namespace {
@@ -33,42 +30,20 @@ ChangelogRestorer::ChangelogRestorer(const kafka::KafkaOptions& kafka, store::St
 
 ChangelogRestorer::~ChangelogRestorer() {
   jobs_.clear();
-  if (consumer_) consumer_->close();
+  consumer_.reset();  // closes it
 }
 
 Status ChangelogRestorer::Init() {
-  PS_ASSIGN_OR_RETURN(auto conf, kafka::RestoreConsumerConf(kafka_));
-  std::string err;
-  consumer_.reset(RdKafka::KafkaConsumer::create(conf.get(), err));
-  if (!consumer_) return Status::InvalidArgument("cannot create the restore consumer: " + err);
+  PS_ASSIGN_OR_RETURN(consumer_, kafka::Consumer::CreateReader(kafka_, kafka_.changelog.topic));
   return Status::Ok();
-}
-
-StatusOr<std::pair<int64_t, int64_t>> ChangelogRestorer::Watermarks(PartitionId p) {
-  const std::string& topic = kafka_.changelog.topic;
-  // A topic created a moment ago may not have its leaders yet, and a broker
-  // may be changing leaders: those pass, so they are waited for.
-  const auto deadline = clock_.SteadyNow() + kafka_.startup_timeout;
-  for (;;) {
-    int64_t low = 0, high = 0;
-    const RdKafka::ErrorCode err =
-        consumer_->query_watermark_offsets(topic, p.value(), &low, &high, 10000);
-    if (err == RdKafka::ERR_NO_ERROR) return std::make_pair(low, high);
-    const bool passing = err == RdKafka::ERR_NOT_LEADER_FOR_PARTITION ||
-                         err == RdKafka::ERR_LEADER_NOT_AVAILABLE ||
-                         err == RdKafka::ERR_UNKNOWN_TOPIC_OR_PART ||
-                         err == RdKafka::ERR__TRANSPORT || err == RdKafka::ERR__TIMED_OUT;
-    if (!passing || clock_.SteadyNow() >= deadline) {
-      return Status::Unavailable("end of changelog " + Name(topic, p) + ": " +
-                                 RdKafka::err2str(err));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
 }
 
 StatusOr<bool> ChangelogRestorer::Begin(PartitionId p) {
   const std::string& topic = kafka_.changelog.topic;
-  PS_ASSIGN_OR_RETURN(auto marks, Watermarks(p));
+  // A topic created a moment ago may not have its leaders yet, and a broker
+  // may be changing leaders: those pass, so they are waited for.
+  PS_ASSIGN_OR_RETURN(auto marks, consumer_->AwaitWatermarks(
+                                      p, clock_, clock_.SteadyNow() + kafka_.startup_timeout));
   const auto [low, high] = marks;
   PS_ASSIGN_OR_RETURN(std::unique_ptr<store::ShardRestore> restore,
                       state_.OpenRestore(kafka_.input_topic, p, shard_options_));
@@ -76,9 +51,10 @@ StatusOr<bool> ChangelogRestorer::Begin(PartitionId p) {
   const std::string shard = Name(kafka_.input_topic, p);
   if (local && local->value() >= high) {
     if (local->value() > high) {
-      spdlog::warn("shard {} has changelog position {}, beyond the end {} of {}: was the "
-                   "changelog topic recreated? Using the local shard as it is",
-                   shard, local->value(), high, Name(topic, p));
+      spdlog::warn(
+          "shard {} has changelog position {}, beyond the end {} of {}: was the "
+          "changelog topic recreated? Using the local shard as it is",
+          shard, local->value(), high, Name(topic, p));
     }
     return false;  // current
   }
@@ -107,43 +83,33 @@ StatusOr<bool> ChangelogRestorer::Begin(PartitionId p) {
 }
 
 Status ChangelogRestorer::Reassign() {
-  std::vector<RdKafka::TopicPartition*> parts;
-  for (const auto& [p, job] : jobs_) {
-    parts.push_back(
-        RdKafka::TopicPartition::create(kafka_.changelog.topic, p.value(), job.next.value()));
-  }
-  const RdKafka::ErrorCode err =
-      parts.empty() ? consumer_->unassign() : consumer_->assign(parts);
-  RdKafka::TopicPartition::destroy(parts);
-  if (err != RdKafka::ERR_NO_ERROR) {
-    return Status::Unavailable("restore consumer assign: " + RdKafka::err2str(err));
-  }
-  return Status::Ok();
+  std::vector<std::pair<PartitionId, Offset>> positions;
+  for (const auto& [p, job] : jobs_) positions.emplace_back(p, job.next);
+  return consumer_->AssignOnly(positions).WithContext("restore consumer");
 }
 
 StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
   std::vector<PartitionId> done;
   const auto deadline = clock_.SteadyNow() + budget;
   while (!jobs_.empty() && clock_.SteadyNow() < deadline) {
-    std::unique_ptr<RdKafka::Message> m(consumer_->consume(10));
-    const PartitionId p(m->partition());
-    auto it = jobs_.find(p);
-    switch (m->err()) {
-      case RdKafka::ERR_NO_ERROR: {
-        if (it == jobs_.end() || m->offset() < it->second.next.value()) break;
+    const kafka::Consumed m = consumer_->Consume(std::chrono::milliseconds(10));
+    auto it = jobs_.find(m.partition());
+    switch (m.kind()) {
+      case kafka::Consumed::Kind::kRecord: {
+        if (it == jobs_.end() || m.offset() < it->second.next) break;
+        const PartitionId p = it->first;
         Job& job = it->second;
-        std::string_view key(static_cast<const char*>(m->key_pointer()),
-                             m->key_pointer() ? m->key_len() : 0);
-        std::optional<std::string_view> value;
-        if (m->payload() != nullptr) value.emplace(static_cast<const char*>(m->payload()), m->len());
-        if (m->offset() < job.end.value()) {
-          PS_RETURN_IF_ERROR(job.restore->Apply(key, value).WithContext(
-              "restoring " + Name(kafka_.input_topic, p) + " from changelog offset " +
-              std::to_string(m->offset())));
+        const std::string_view key = m.key().value_or(std::string_view());
+        const std::optional<std::string_view> value = m.value();
+        if (m.offset() < job.end) {
+          PS_RETURN_IF_ERROR(job.restore->Apply(key, value)
+                                 .WithContext("restoring " + Name(kafka_.input_topic, p) +
+                                              " from changelog offset " +
+                                              std::to_string(m.offset().value())));
           metrics_.restored_records.Inc();
-          metrics_.restored_bytes.Inc(key.size() + m->len());
+          metrics_.restored_bytes.Inc(key.size() + (value ? value->size() : 0));
         }
-        job.next = Offset(m->offset() + 1);
+        job.next = m.offset().Next();
         if (job.next >= job.end) {
           PS_RETURN_IF_ERROR(Finish(p, &done));
         } else {
@@ -151,17 +117,17 @@ StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
         }
         break;
       }
-      case RdKafka::ERR__PARTITION_EOF:
+      case kafka::Consumed::Kind::kPartitionEnd:
         // Compaction can leave the last offsets before `end` empty.
-        if (it != jobs_.end() && m->offset() >= it->second.end.value()) {
-          PS_RETURN_IF_ERROR(Finish(p, &done));
+        if (it != jobs_.end() && m.offset() >= it->second.end) {
+          PS_RETURN_IF_ERROR(Finish(it->first, &done));
         }
         break;
-      case RdKafka::ERR__TIMED_OUT:
+      case kafka::Consumed::Kind::kTimedOut:
         break;
-      default:
+      case kafka::Consumed::Kind::kError:
         // A broker away and back: librdkafka retries on its own.
-        spdlog::warn("restore consumer: {}", m->errstr());
+        spdlog::warn("restore consumer: {}", m.error());
         return done;
     }
   }
@@ -176,18 +142,19 @@ StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
 
 Status ChangelogRestorer::Finish(PartitionId p, std::vector<PartitionId>* done) {
   Job& job = jobs_.at(p);
-  PS_RETURN_IF_ERROR(job.restore->Finish(job.end).WithContext("restoring " +
-                                                              Name(kafka_.input_topic, p)));
+  PS_RETURN_IF_ERROR(
+      job.restore->Finish(job.end).WithContext("restoring " + Name(kafka_.input_topic, p)));
   const auto now = clock_.SteadyNow();
   const double secs = Seconds(job.started_at, now);
   const uint64_t records = job.restore->records();
-  spdlog::info("restored shard {}: {} records ({:.1f} MB) in {:.2f} s ({:.0f} records/s); "
-               "resuming its input at offset {}",
-               Name(kafka_.input_topic, p), records, job.restore->bytes() / 1e6, secs,
-               secs > 0 ? records / secs : 0.0,
-               job.restore->checkpointed_offset()
-                   ? std::to_string(job.restore->checkpointed_offset()->value())
-                   : std::string("of the group's commit"));
+  spdlog::info(
+      "restored shard {}: {} records ({:.1f} MB) in {:.2f} s ({:.0f} records/s); "
+      "resuming its input at offset {}",
+      Name(kafka_.input_topic, p), records, job.restore->bytes() / 1e6, secs,
+      secs > 0 ? records / secs : 0.0,
+      job.restore->checkpointed_offset()
+          ? std::to_string(job.restore->checkpointed_offset()->value())
+          : std::string("of the group's commit"));
   metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(1);
   jobs_.erase(p);  // closes the shard for the partition's pipeline to open
   done->push_back(p);
@@ -204,10 +171,11 @@ void ChangelogRestorer::LogProgress(PartitionId p, Job& job) {
   job.last_log = now;
   const double secs = Seconds(job.started_at, now);
   const double rate = secs > 0 ? read / secs : 0;
-  spdlog::info("restoring shard {}: {} of {} records ({:.0f} %), {:.1f} MB, {:.0f} records/s, "
-               "about {:.0f} s left",
-               Name(kafka_.input_topic, p), read, total, ratio * 100, job.restore->bytes() / 1e6,
-               rate, rate > 0 ? (total - read) / rate : 0.0);
+  spdlog::info(
+      "restoring shard {}: {} of {} records ({:.0f} %), {:.1f} MB, {:.0f} records/s, "
+      "about {:.0f} s left",
+      Name(kafka_.input_topic, p), read, total, ratio * 100, job.restore->bytes() / 1e6, rate,
+      rate > 0 ? (total - read) / rate : 0.0);
 }
 
 void ChangelogRestorer::Cancel(PartitionId p) {

@@ -8,15 +8,12 @@
 
 #include "common/clock.h"
 #include "common/status_or.h"
+#include "kafka/consumer.h"
 #include "kafka/kafka_options.h"
 #include "run/run_metrics.h"
 #include "store/shard_options.h"
 #include "store/shard_restore.h"
 #include "store/state_env.h"
-
-namespace RdKafka {
-class KafkaConsumer;
-}
 
 namespace pagesieve::run {
 
@@ -56,13 +53,11 @@ class ChangelogRestorer {
  private:
   struct Job {
     std::unique_ptr<store::ShardRestore> restore;
-    Offset start{}, end{};        // changelog offsets [start, end) to read
-    Offset next{};                // the next offset expected
+    Offset start{}, end{};  // changelog offsets [start, end) to read
+    Offset next{};          // the next offset expected
     Clock::SteadyTime started_at{}, last_log{};
   };
 
-  // The changelog partition's first and next offsets.
-  StatusOr<std::pair<int64_t, int64_t>> Watermarks(PartitionId partition);
   // Points the restore consumer at every job's next offset.
   Status Reassign();
   // Makes the partition's restore durable, drops its job and adds it to
@@ -75,7 +70,7 @@ class ChangelogRestorer {
   const store::ShardOptions& shard_options_;
   const Clock& clock_;
   RunMetrics& metrics_;
-  std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
+  std::unique_ptr<kafka::Consumer> consumer_;  // reads the changelog topic
   std::map<PartitionId, Job> jobs_;
 };
 

@@ -14,7 +14,8 @@ StatusOr<StartPosition> ParseStartPosition(const std::string& text) {
     p.kind = StartPosition::Kind::kLatest;
   } else {
     StatusOr<EventTime> t = ParseRfc3339(text);
-    if (!t.ok()) return Status::InvalidArgument("--from must be earliest, latest or an RFC 3339 time");
+    if (!t.ok())
+      return Status::InvalidArgument("--from must be earliest, latest or an RFC 3339 time");
     p.kind = StartPosition::Kind::kTime;
     p.time = *t;
   }
@@ -50,7 +51,8 @@ StatusOr<RunOptions> RunOptionsFromConfig(const Config& config) {
     return Status::InvalidArgument("run.batch_records must be 1..100000");
   }
   if (pending < (1 << 20)) return Status::InvalidArgument("run.max_pending_bytes must be >= 1 MiB");
-  if (o.max_unacknowledged < 1) return Status::InvalidArgument("run.max_unacknowledged must be >= 1");
+  if (o.max_unacknowledged < 1)
+    return Status::InvalidArgument("run.max_unacknowledged must be >= 1");
   if (o.progress_interval.count() <= 0) {
     return Status::InvalidArgument("run.progress_interval must be positive");
   }

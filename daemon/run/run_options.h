@@ -31,8 +31,8 @@ struct EndPosition {
 StatusOr<StartPosition> ParseStartPosition(const std::string& text);  // earliest|latest|RFC 3339
 StatusOr<EndPosition> ParseEndPosition(const std::string& text);      // end|RFC 3339
 
-// Which part of the daemon a run loop is (docs/rekey.md).
-enum class Stage {
+// Which stage of the daemon a KafkaStage is (docs/rekey.md).
+enum class StageKind {
   kDecide,         // the input is partitioned by scope: events → verdicts
   kRekey,          // events → repartition records keyed by scope; no state
   kDecideRekeyed,  // repartition records → verdicts
@@ -50,7 +50,7 @@ struct RunOptions {
   Duration sample_interval = std::chrono::seconds(1);  // metrics.sample_interval
   StartPosition from;
   EndPosition until;
-  Stage stage = Stage::kDecide;
+  StageKind stage = StageKind::kDecide;
   // kDecideRekeyed with --until: set once the re-keying stage in this process
   // finished its backfill; the loop then stops at the repartition topic's
   // ends of that moment.

@@ -30,7 +30,7 @@ const char* ScopeKeyName(engine::ScopeKey key) {
 }
 
 // Canonicalizes --url and derives the scope and distance the engine would.
-Status ResolveUrl(const std::string& url, const engine::SieveOptions& sieve, LookupKey* key) {
+Status ResolveUrl(const std::string& url, const engine::EngineOptions& sieve, LookupKey* key) {
   const url::Canonicalizer canonicalizer(sieve.fingerprint.url);
   StatusOr<url::CanonicalUrl> canonical = canonicalizer.Canonicalize(url);
   if (!canonical.ok()) return canonical.status().WithContext("--url");
@@ -48,7 +48,7 @@ Status ResolveUrl(const std::string& url, const engine::SieveOptions& sieve, Loo
   return Status::Ok();
 }
 
-Status ResolveScope(const LookupFlags& flags, const engine::SieveOptions& sieve, LookupKey* key) {
+Status ResolveScope(const LookupFlags& flags, const engine::EngineOptions& sieve, LookupKey* key) {
   if (flags.scope) {
     if (flags.scope->empty()) return Status::InvalidArgument("--scope is empty");
     key->scope = *flags.scope;
@@ -121,7 +121,7 @@ StatusOr<Digest128> ParseDigest(std::string_view text) {
   return d;
 }
 
-StatusOr<LookupKey> ResolveLookupKey(const LookupFlags& flags, const engine::SieveOptions& sieve) {
+StatusOr<LookupKey> ResolveLookupKey(const LookupFlags& flags, const engine::EngineOptions& sieve) {
   LookupKey key;
   PS_RETURN_IF_ERROR(ResolveKind(flags, &key));
   key.max_distance = sieve.near_max_distance;

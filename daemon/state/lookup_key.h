@@ -5,7 +5,7 @@
 
 #include "common/digest.h"
 #include "common/status_or.h"
-#include "engine/sieve_options.h"
+#include "engine/engine_options.h"
 #include "state/state_settings.h"
 
 namespace pagesieve::state {
@@ -27,7 +27,7 @@ struct LookupKey {
 };
 
 // InvalidArgument, naming the flag, for a missing or malformed key.
-StatusOr<LookupKey> ResolveLookupKey(const LookupFlags& flags, const engine::SieveOptions& sieve);
+StatusOr<LookupKey> ResolveLookupKey(const LookupFlags& flags, const engine::EngineOptions& sieve);
 
 // "0x" optional, 1 to 16 hex digits (verdicts print 16).
 StatusOr<uint64_t> ParseSimHash(std::string_view text);

@@ -105,7 +105,7 @@ int RunLookup(const StateFlags& flags, const LookupFlags& lookup) {
     cli::PrintError(prepared.status());
     return code;
   }
-  const engine::SieveOptions& sieve = prepared->settings.sieve;
+  const engine::EngineOptions& sieve = prepared->settings.sieve;
   StatusOr<LookupKey> key = ResolveLookupKey(lookup, sieve);
   if (!key.ok()) {
     cli::PrintError(key.status());

@@ -5,7 +5,7 @@
 
 #include "cli/command.h"
 #include "common/status_or.h"
-#include "engine/sieve_options.h"
+#include "engine/engine_options.h"
 
 namespace pagesieve::state {
 
@@ -36,7 +36,7 @@ struct LookupFlags {
 // What the subcommands take from the configuration: the engine's view of it
 // (canonicalization, scope, TTLs, SimHash distances) and where shards are.
 struct StateSettings {
-  engine::SieveOptions sieve;
+  engine::EngineOptions sieve;
   std::string state_dir;
 };
 

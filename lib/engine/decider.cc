@@ -3,80 +3,81 @@
 namespace pagesieve::engine {
 namespace {
 
-// Tiers answer "settled, with this decision" or "not settled here".
-using Settled = std::optional<Decision>;
-
-Settled Duplicate(Tier tier, std::optional<store::Origin> of, std::optional<int> distance) {
-  return Decision{VerdictKind::kDuplicate, tier, std::move(of), distance};
+// Lookups of a record ignore entries created by later records of its
+// partition (a replay into state that is ahead: store::OriginFilter).
+store::OriginFilter FilterFor(const PreparedRecord& r) {
+  return store::OriginFilter{r.partition, r.offset};
 }
 
-// A record that finds its own origin in a content store was unique the first
-// time it was processed (state is ahead of the input: a replay). It stays
-// unique, and its entries are already there.
-Settled UniqueAgain() { return Decision{}; }
+bool IsSelf(const store::Origin& origin, const PreparedRecord& r) {
+  return origin.IsRecord(r.partition, r.offset);
+}
 
 }  // namespace
 
-StatusOr<Decision> Decider::Decide(const Candidate& record, store::Shard& shard) const {
-  shard.ObserveEventTime(record.self.event_time);
-  PS_ASSIGN_OR_RETURN(std::optional<Decision> by_url, UrlTier(record, shard));
+StatusOr<Decision> Decider::Decide(const PreparedRecord& record, store::TierStores& stores) const {
+  if (record.skipped()) return Decision::Skipped();
+  stores.ObserveEventTime(record.event_time);
+  PS_ASSIGN_OR_RETURN(Settled by_url, UrlTier(record, stores));
   if (by_url) return *by_url;
-  PS_ASSIGN_OR_RETURN(std::optional<Decision> by_content, ExactTier(record, shard));
+  PS_ASSIGN_OR_RETURN(Settled by_content, ExactTier(record, stores));
   if (by_content) return *by_content;
-  PS_ASSIGN_OR_RETURN(std::optional<Decision> by_near, NearTier(record, shard));
+  PS_ASSIGN_OR_RETURN(Settled by_near, NearTier(record, stores));
   if (by_near) return *by_near;
 
-  PS_RETURN_IF_ERROR(shard.InsertContent(record.scope, record.content, record.self));
-  if (record.simhash) {
-    PS_RETURN_IF_ERROR(shard.InsertNear(record.scope, *record.simhash, record.self));
-  }
-  return Decision{};
+  const Fingerprints& fp = *record.fingerprints;
+  const store::Origin self = record.origin();
+  PS_RETURN_IF_ERROR(stores.InsertContent(record.scope, fp.content, self));
+  if (fp.simhash) PS_RETURN_IF_ERROR(stores.InsertNear(record.scope, *fp.simhash, self));
+  return Decision::Unique();
 }
 
-StatusOr<std::optional<Decision>> Decider::UrlTier(const Candidate& record,
-                                                   store::Shard& shard) const {
-  const store::OriginFilter filter{record.self.partition, record.self.offset};
-  PS_ASSIGN_OR_RETURN(store::UrlLookup lookup, shard.LookupUrl(record.scope, record.url, filter));
+StatusOr<Decider::Settled> Decider::UrlTier(const PreparedRecord& record,
+                                            store::TierStores& stores) const {
+  const Fingerprints& fp = *record.fingerprints;
+  PS_ASSIGN_OR_RETURN(store::UrlLookup lookup,
+                      stores.LookupUrl(record.scope, fp.url, FilterFor(record)));
   Settled decision;
   if (options_.url_mode == store::UrlMode::kBloom) {
     // The Bloom filter knows neither the origin nor the content.
-    if (lookup.seen) decision = Duplicate(Tier::kUrl, std::nullopt, std::nullopt);
-  } else if (lookup.entry && !lookup.entry->origin.IsRecord(record.self.partition,
-                                                          record.self.offset)) {
-    const bool changed = lookup.entry->content != record.content;
+    if (lookup.seen) decision = Decision::Duplicate(Tier::kUrl, std::nullopt, std::nullopt);
+  } else if (lookup.entry && !IsSelf(lookup.entry->origin, record)) {
+    const bool changed = lookup.entry->content != fp.content;
     if (options_.on_revisit == RevisitPolicy::kDuplicate || !changed) {
-      decision = Duplicate(Tier::kUrl, lookup.entry->origin, std::nullopt);
+      decision = Decision::Duplicate(Tier::kUrl, lookup.entry->origin, std::nullopt);
     }
   }
   // Every URL is recorded, duplicate or not, so later variants of it are
   // caught and a changed page's new digest becomes the one compared next.
-  PS_RETURN_IF_ERROR(shard.RecordUrl(record.scope, record.url, record.self,
-                                     record.self.event_time, record.content));
+  PS_RETURN_IF_ERROR(
+      stores.RecordUrl(record.scope, fp.url, record.origin(), record.event_time, fp.content));
   return decision;
 }
 
-StatusOr<std::optional<Decision>> Decider::ExactTier(const Candidate& record,
-                                                     store::Shard& shard) const {
-  const store::OriginFilter filter{record.self.partition, record.self.offset};
+StatusOr<Decider::Settled> Decider::ExactTier(const PreparedRecord& record,
+                                              store::TierStores& stores) const {
+  const Digest128& content = record.fingerprints->content;
   PS_ASSIGN_OR_RETURN(std::optional<store::ContentEntry> entry,
-                      shard.LookupContent(record.scope, record.content, filter));
+                      stores.LookupContent(record.scope, content, FilterFor(record)));
   if (!entry) return Settled();
-  if (entry->origin.IsRecord(record.self.partition, record.self.offset)) return UniqueAgain();
-  PS_RETURN_IF_ERROR(shard.TouchContent(record.scope, record.content, record.self.event_time));
-  return Duplicate(Tier::kExact, entry->origin, 0);
+  // The record's own entry: it was unique the first time it was processed
+  // (state is ahead of the input), so it stays unique; its entries are there.
+  if (IsSelf(entry->origin, record)) return Settled(Decision::Unique());
+  PS_RETURN_IF_ERROR(stores.TouchContent(record.scope, content, record.event_time));
+  return Settled(Decision::Duplicate(Tier::kExact, entry->origin, 0));
 }
 
-StatusOr<std::optional<Decision>> Decider::NearTier(const Candidate& record,
-                                                    store::Shard& shard) const {
-  if (!record.simhash) return Settled();
-  const store::OriginFilter filter{record.self.partition, record.self.offset};
+StatusOr<Decider::Settled> Decider::NearTier(const PreparedRecord& record,
+                                             store::TierStores& stores) const {
+  const std::optional<uint64_t>& simhash = record.fingerprints->simhash;
+  if (!simhash) return Settled();
   PS_ASSIGN_OR_RETURN(
       std::optional<store::NearMatch> match,
-      shard.FindNear(record.scope, *record.simhash, record.near_max_distance, filter));
+      stores.FindNear(record.scope, *simhash, record.near_max_distance, FilterFor(record)));
   if (!match) return Settled();
-  if (match->origin.IsRecord(record.self.partition, record.self.offset)) return UniqueAgain();
-  PS_RETURN_IF_ERROR(shard.TouchNear(record.scope, match->simhash, record.self.event_time));
-  return Duplicate(Tier::kNear, match->origin, match->distance);
+  if (IsSelf(match->origin, record)) return Settled(Decision::Unique());
+  PS_RETURN_IF_ERROR(stores.TouchNear(record.scope, match->simhash, record.event_time));
+  return Settled(Decision::Duplicate(Tier::kNear, match->origin, match->distance));
 }
 
 }  // namespace pagesieve::engine

@@ -1,15 +1,12 @@
 #pragma once
 
-#include <cstdint>
 #include <optional>
-#include <string_view>
 
-#include "common/digest.h"
 #include "common/status_or.h"
+#include "engine/prepared_record.h"
 #include "engine/verdict.h"
-#include "store/origin.h"
-#include "store/shard.h"
 #include "store/shard_options.h"
+#include "store/tier_stores.h"
 
 namespace pagesieve::engine {
 
@@ -23,38 +20,25 @@ struct DeciderOptions {
   RevisitPolicy on_revisit = RevisitPolicy::kCheckContent;
 };
 
-// What the rules need to know of one accepted record.
-struct Candidate {
-  std::string_view scope;
-  Digest128 url;
-  Digest128 content;
-  std::optional<uint64_t> simhash;
-  int near_max_distance = 3;  // after per-site overrides
-  store::Origin self;         // this record: event id, canonical URL, time, position
-};
-
-struct Decision {
-  VerdictKind kind = VerdictKind::kUnique;  // unique or duplicate
-  std::optional<Tier> tier;
-  std::optional<store::Origin> duplicate_of;
-  std::optional<int> distance;
-};
-
-// The dedup rules, applied to one record against its partition's shard:
-// url, then exact, then near; otherwise unique and inserted. Stateless apart
-// from the shard it is given; decisions for one shard must be made in input
-// order (docs/engine.md).
+// The dedup rules (docs/engine.md), applied to one prepared record against
+// its partition's stores: url, then exact, then near; otherwise unique and
+// inserted. A skipped record touches nothing, not even the watermark.
+//
+// Stateless apart from the stores it is given; one partition's records must
+// be decided in input order, by one thread at a time. An error is never the
+// record's fault (it is storage failing): the caller stops the partition.
 class Decider {
  public:
   explicit Decider(DeciderOptions options) : options_(options) {}
 
-  StatusOr<Decision> Decide(const Candidate& record, store::Shard& shard) const;
+  StatusOr<Decision> Decide(const PreparedRecord& record, store::TierStores& stores) const;
 
  private:
   // Each tier returns a decision when it settles the record.
-  StatusOr<std::optional<Decision>> UrlTier(const Candidate& record, store::Shard& shard) const;
-  StatusOr<std::optional<Decision>> ExactTier(const Candidate& record, store::Shard& shard) const;
-  StatusOr<std::optional<Decision>> NearTier(const Candidate& record, store::Shard& shard) const;
+  using Settled = std::optional<Decision>;
+  StatusOr<Settled> UrlTier(const PreparedRecord& record, store::TierStores& stores) const;
+  StatusOr<Settled> ExactTier(const PreparedRecord& record, store::TierStores& stores) const;
+  StatusOr<Settled> NearTier(const PreparedRecord& record, store::TierStores& stores) const;
 
   DeciderOptions options_;
 };

@@ -23,13 +23,16 @@ constexpr size_t kChunk = 8;
 
 }  // namespace
 
-PreparePool::PreparePool(const SieveOptions& options, const Clock& clock, int threads)
-    : PreparePool(
-          [&options, &clock]() -> PrepareFn {
-            auto preparer = std::make_shared<RecordPreparer>(options, clock);
-            return [preparer](const InputRecord& r) { return preparer->Prepare(r); };
-          },
-          clock, threads) {}
+PreparePool::PrepareFnFactory PreparePool::EventPreparers(const EngineOptions& options,
+                                                          const Clock& clock) {
+  return [&options, &clock]() -> PrepareFn {
+    auto preparer = std::make_shared<RecordPreparer>(options, clock);
+    return [preparer](const InputRecord& r) { return preparer->Prepare(r); };
+  };
+}
+
+PreparePool::PreparePool(const EngineOptions& options, const Clock& clock, int threads)
+    : PreparePool(EventPreparers(options, clock), clock, threads) {}
 
 PreparePool::PreparePool(PrepareFnFactory factory, const Clock& clock, int threads)
     : factory_(std::move(factory)), clock_(clock) {

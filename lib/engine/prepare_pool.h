@@ -12,15 +12,15 @@
 
 #include "common/clock.h"
 #include "common/status_or.h"
-#include "engine/record.h"
-#include "engine/sieve_options.h"
+#include "engine/engine_options.h"
+#include "engine/input_record.h"
+#include "engine/prepared_record.h"
 
 namespace pagesieve::engine {
 
-// A batch of input records to prepare. The batch owns the bytes its records
-// point into (`storage`), so it can travel between threads.
+// A batch of input records to prepare. Its records are views: whoever
+// submits the batch keeps the bytes they point into until `done` has run.
 struct PrepareBatch {
-  std::vector<std::string> storage;
   std::vector<InputRecord> records;
   std::vector<StatusOr<PreparedRecord>> results;  // filled by the pool, same order
   // How long each record took to prepare (steady clock), same order: what
@@ -46,9 +46,13 @@ class PreparePool {
   using PrepareFn = std::function<StatusOr<PreparedRecord>(const InputRecord&)>;
   using PrepareFnFactory = std::function<PrepareFn()>;
 
+  // One RecordPreparer per worker (it holds the fingerprinter's buffers).
+  // `options` and `clock` must outlive the functions it makes.
+  static PrepareFnFactory EventPreparers(const EngineOptions& options, const Clock& clock);
+
   // Workers that run RecordPreparer::Prepare. `options` and `clock` must
   // outlive the pool.
-  PreparePool(const SieveOptions& options, const Clock& clock, int threads);
+  PreparePool(const EngineOptions& options, const Clock& clock, int threads);
   // Workers that run what `factory` makes (the stateful stage of re-keying
   // decodes repartition records instead). `clock` must outlive the pool.
   PreparePool(PrepareFnFactory factory, const Clock& clock, int threads);

@@ -8,7 +8,7 @@
 
 namespace pagesieve::engine {
 
-RecordPreparer::RecordPreparer(const SieveOptions& options, const Clock& clock)
+RecordPreparer::RecordPreparer(const EngineOptions& options, const Clock& clock)
     : options_(options),
       clock_(clock),
       canonicalizer_(options.fingerprint.url),
@@ -28,7 +28,8 @@ StatusOr<EventTime> RecordPreparer::EventTimeOf(const std::optional<EventTime>& 
                                    "' field and no record timestamp to default to");
   }
   // A clock far ahead would push the watermark past every entry's TTL.
-  if (options_.max_future.count() > 0 && *t > EventTime::FromWallClock(clock_.Now()) + options_.max_future) {
+  if (options_.max_future.count() > 0 &&
+      *t > EventTime::FromWallClock(clock_.Now()) + options_.max_future) {
     return Status::InvalidArgument("event time " + FormatRfc3339(*t) + " is more than " +
                                    FormatDuration(options_.max_future) +
                                    " ahead of the clock (event.max_future)");
@@ -43,12 +44,11 @@ StatusOr<PreparedRecord> RecordPreparer::Prepare(const InputRecord& record) {
   PreparedRecord out;
   out.partition = record.partition;
   out.offset = record.offset;
-  Verdict& v = out.verdict;
-  v.event_id = event.event_id.empty() ? std::string(record.default_event_id) : event.event_id;
-  v.url = event.url;
-  v.event_time = event_time;
-  v.status = event.status;
-  v.source = record.source;
+  out.event_id = event.event_id.empty() ? std::string(record.default_event_id) : event.event_id;
+  out.url = event.url;
+  out.event_time = event_time;
+  out.status = event.status;
+  out.source = record.source;
 
   std::optional<std::string_view> key = record.key;
   if (!key && event.key) key = *event.key;
@@ -56,11 +56,9 @@ StatusOr<PreparedRecord> RecordPreparer::Prepare(const InputRecord& record) {
   if (!Accepted(event.status)) {
     StatusOr<url::CanonicalUrl> canonical = canonicalizer_.Canonicalize(event.url);
     if (!canonical.ok()) return canonical.status().WithContext("url");
-    v.canonical_url = canonical->spec;
-    v.scope = ScopeOf(options_.scope_key, canonical->host(), key);
-    v.kind = VerdictKind::kSkipped;
-    out.skipped = true;
-    return out;
+    out.canonical_url = canonical->spec;
+    out.scope = ScopeOf(options_.scope_key, canonical->host(), key);
+    return out;  // skipped: no fingerprints
   }
 
   fingerprint::PageInput page{event.url, event.content_type, event.body, std::nullopt};
@@ -69,10 +67,10 @@ StatusOr<PreparedRecord> RecordPreparer::Prepare(const InputRecord& record) {
   if (!fp.ok()) return fp.status().WithContext("url");
 
   const std::string_view host = fp->canonical_url.host();
-  v.canonical_url = fp->canonical_url.spec;
-  v.scope = ScopeOf(options_.scope_key, host, key);
-  v.truncated = fp->truncated;
-  v.fingerprints = VerdictFingerprints{fp->url, fp->content, std::move(fp->payload), fp->simhash};
+  out.canonical_url = fp->canonical_url.spec;
+  out.scope = ScopeOf(options_.scope_key, host, key);
+  out.truncated = fp->truncated;
+  out.fingerprints = Fingerprints{fp->url, fp->content, std::move(fp->payload), fp->simhash};
   out.near_max_distance = near_policy_.DistanceFor(host, url::RegisteredDomain(host));
   return out;
 }

@@ -2,9 +2,10 @@
 
 #include "common/clock.h"
 #include "common/status_or.h"
-#include "engine/record.h"
+#include "engine/engine_options.h"
+#include "engine/input_record.h"
+#include "engine/prepared_record.h"
 #include "engine/scope.h"
-#include "engine/sieve_options.h"
 #include "fingerprint/fingerprinter.h"
 #include "url/canonicalizer.h"
 
@@ -21,7 +22,7 @@ class RecordPreparer {
  public:
   // `clock` bounds how far in the future an event time may be
   // (event.max_future); it must outlive the preparer.
-  RecordPreparer(const SieveOptions& options, const Clock& clock);
+  RecordPreparer(const EngineOptions& options, const Clock& clock);
 
   StatusOr<PreparedRecord> Prepare(const InputRecord& record);
 
@@ -30,7 +31,7 @@ class RecordPreparer {
                                   const InputRecord& record) const;
   bool Accepted(int status) const;
 
-  const SieveOptions& options_;
+  const EngineOptions& options_;
   const Clock& clock_;
   url::Canonicalizer canonicalizer_;  // for skipped records, which are not fingerprinted
   fingerprint::Fingerprinter fingerprinter_;

@@ -75,37 +75,36 @@ class Reader {
 }  // namespace
 
 std::string EncodeRepartitionRecord(const PreparedRecord& record) {
-  const Verdict& v = record.verdict;
   uint64_t flags = 0;
-  if (record.skipped) flags |= kSkipped;
-  if (v.truncated) flags |= kTruncated;
-  if (v.fingerprints) flags |= kFingerprints;
-  if (v.fingerprints && v.fingerprints->simhash) flags |= kSimhash;
+  if (record.skipped()) flags |= kSkipped;
+  if (record.truncated) flags |= kTruncated;
+  if (record.fingerprints) flags |= kFingerprints;
+  if (record.fingerprints && record.fingerprints->simhash) flags |= kSimhash;
   if (record.forwarded && record.forwarded->key) flags |= kKey;
   if (record.forwarded && record.forwarded->body_field) flags |= kBody;
-  if (v.source) flags |= kSource;
+  if (record.source) flags |= kSource;
 
   std::string out(kMagic);
   store::PutVarint64(&out, flags);
-  store::PutVarint64(&out, static_cast<uint32_t>(v.status));
+  store::PutVarint64(&out, static_cast<uint32_t>(record.status));
   store::PutVarint64(&out, static_cast<uint64_t>(record.near_max_distance));
-  store::PutFixed64(&out, static_cast<uint64_t>(ToMillis(v.event_time)));
+  store::PutFixed64(&out, static_cast<uint64_t>(ToMillis(record.event_time)));
   store::PutVarint64(&out, static_cast<uint32_t>(record.partition.value()));
   store::PutVarint64(&out, static_cast<uint64_t>(record.offset.value()));
-  PutString(&out, v.event_id);
-  PutString(&out, v.url);
-  PutString(&out, v.canonical_url);
-  PutString(&out, v.scope);
-  if (v.fingerprints) {
-    PutDigest(&out, v.fingerprints->url);
-    PutDigest(&out, v.fingerprints->content);
-    PutString(&out, v.fingerprints->payload);
-    if (v.fingerprints->simhash) store::PutFixed64(&out, *v.fingerprints->simhash);
+  PutString(&out, record.event_id);
+  PutString(&out, record.url);
+  PutString(&out, record.canonical_url);
+  PutString(&out, record.scope);
+  if (record.fingerprints) {
+    PutDigest(&out, record.fingerprints->url);
+    PutDigest(&out, record.fingerprints->content);
+    PutString(&out, record.fingerprints->payload);
+    if (record.fingerprints->simhash) store::PutFixed64(&out, *record.fingerprints->simhash);
   }
-  if (v.source) {
-    PutString(&out, v.source->topic);
-    store::PutVarint64(&out, static_cast<uint32_t>(v.source->partition.value()));
-    store::PutVarint64(&out, static_cast<uint64_t>(v.source->offset.value()));
+  if (record.source) {
+    PutString(&out, record.source->topic);
+    store::PutVarint64(&out, static_cast<uint32_t>(record.source->partition.value()));
+    store::PutVarint64(&out, static_cast<uint64_t>(record.source->offset.value()));
   }
   if (flags & kKey) PutString(&out, *record.forwarded->key);
   if (flags & kBody) {
@@ -123,31 +122,34 @@ StatusOr<PreparedRecord> DecodeRepartitionRecord(std::string_view bytes) {
   }
   Reader in(bytes.substr(kMagic.size()));
   const uint64_t flags = in.Varint();
-  if (flags & ~uint64_t{kAllFlags}) return Status::InvalidArgument("repartition record: unknown flags");
+  if (flags & ~uint64_t{kAllFlags})
+    return Status::InvalidArgument("repartition record: unknown flags");
 
+  // A record is skipped exactly when it carries no fingerprints.
+  if (in.ok() && !(flags & kSkipped) == !(flags & kFingerprints)) {
+    return Status::InvalidArgument(
+        "repartition record: neither skipped nor fingerprinted, or both");
+  }
   PreparedRecord r;
-  Verdict& v = r.verdict;
-  r.skipped = flags & kSkipped;
-  v.kind = r.skipped ? VerdictKind::kSkipped : VerdictKind::kUnique;
-  v.truncated = flags & kTruncated;
-  v.status = static_cast<int>(in.Varint());
+  r.truncated = flags & kTruncated;
+  r.status = static_cast<int>(in.Varint());
   r.near_max_distance = static_cast<int>(in.Varint());
-  v.event_time = EventTimeFromMillis(static_cast<int64_t>(in.Fixed64()));
+  r.event_time = EventTimeFromMillis(static_cast<int64_t>(in.Fixed64()));
   r.partition = PartitionId(static_cast<int32_t>(in.Varint()));
   r.offset = Offset(static_cast<int64_t>(in.Varint()));
-  v.event_id = in.String();
-  v.url = in.String();
-  v.canonical_url = in.String();
-  v.scope = in.String();
+  r.event_id = in.String();
+  r.url = in.String();
+  r.canonical_url = in.String();
+  r.scope = in.String();
   if (flags & kFingerprints) {
-    VerdictFingerprints& fp = v.fingerprints.emplace();
+    Fingerprints& fp = r.fingerprints.emplace();
     fp.url = in.Digest();
     fp.content = in.Digest();
     fp.payload = in.String();
     if (flags & kSimhash) fp.simhash = in.Fixed64();
   }
   if (flags & kSource) {
-    SourcePosition& source = v.source.emplace();
+    SourcePosition& source = r.source.emplace();
     source.topic = in.String();
     source.partition = PartitionId(static_cast<int32_t>(in.Varint()));
     source.offset = Offset(static_cast<int64_t>(in.Varint()));
@@ -160,7 +162,8 @@ StatusOr<PreparedRecord> DecodeRepartitionRecord(std::string_view bytes) {
     f.body_field = in.String();
     f.body_json = in.String();
   }
-  if (!in.ok() || !in.done()) return Status::InvalidArgument("repartition record: truncated or malformed");
+  if (!in.ok() || !in.done())
+    return Status::InvalidArgument("repartition record: truncated or malformed");
   return r;
 }
 

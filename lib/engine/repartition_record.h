@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "common/status_or.h"
-#include "engine/record.h"
+#include "engine/prepared_record.h"
 
 namespace pagesieve::engine {
 

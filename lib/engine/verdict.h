@@ -1,12 +1,11 @@
 #pragma once
 
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "common/digest.h"
-#include "common/types.h"
+#include "engine/prepared_record.h"
+#include "store/origin.h"
 
 namespace pagesieve::engine {
 
@@ -17,48 +16,36 @@ enum class Tier { kUrl, kExact, kNear };
 std::string_view VerdictKindName(VerdictKind kind);  // "unique", "duplicate", "skipped"
 std::string_view TierName(Tier tier);                // "url", "exact", "near"
 
-// Where an input record sits in Kafka.
-struct SourcePosition {
-  std::string topic;
-  PartitionId partition{};
-  Offset offset{};
+// What the rules decided for one record. Only the Decider makes one, so
+// there is no half-decided state: a Decision always says what it is.
+struct Decision {
+  static Decision Unique() { return Decision(VerdictKind::kUnique); }
+  static Decision Skipped() { return Decision(VerdictKind::kSkipped); }
+  static Decision Duplicate(Tier tier, std::optional<store::Origin> of,
+                            std::optional<int> distance) {
+    Decision d(VerdictKind::kDuplicate);
+    d.tier = tier;
+    d.duplicate_of = std::move(of);
+    d.distance = distance;
+    return d;
+  }
 
-  friend bool operator==(const SourcePosition&, const SourcePosition&) = default;
+  VerdictKind kind;
+  std::optional<Tier> tier;                   // duplicates only
+  std::optional<store::Origin> duplicate_of;  // duplicates, except url.mode = bloom
+  std::optional<int> distance;                // exact: 0, near: Hamming distance
+
+  friend bool operator==(const Decision&, const Decision&) = default;
+
+ private:
+  explicit Decision(VerdictKind k) : kind(k) {}
 };
 
-// The earlier record a duplicate repeats.
-struct DuplicateOf {
-  std::string event_id;
-  std::string url;
-  EventTime event_time{};
-
-  friend bool operator==(const DuplicateOf&, const DuplicateOf&) = default;
-};
-
-struct VerdictFingerprints {
-  Digest128 url;
-  Digest128 content;
-  std::string payload;              // "sha1:<base32>"
-  std::optional<uint64_t> simhash;  // absent below near.min_tokens
-
-  friend bool operator==(const VerdictFingerprints&, const VerdictFingerprints&) = default;
-};
-
-// The answer for one input record; exactly one per record, in input order.
+// The answer for one input record, exactly one per record, in input order:
+// the record as prepared, and what was decided.
 struct Verdict {
-  std::string event_id;
-  std::string url;            // as the event gave it
-  std::string canonical_url;
-  std::string scope;
-  VerdictKind kind = VerdictKind::kUnique;
-  std::optional<Tier> tier;                  // duplicates only
-  std::optional<DuplicateOf> duplicate_of;   // duplicates, except url.mode = bloom
-  std::optional<int> distance;               // exact: 0, near: Hamming distance
-  std::optional<VerdictFingerprints> fingerprints;  // absent for skipped records
-  EventTime event_time{};
-  int status = 200;
-  bool truncated = false;                    // body longer than max_body_bytes
-  std::optional<SourcePosition> source;      // Kafka mode only
+  PreparedRecord record;
+  Decision decision;
 
   friend bool operator==(const Verdict&, const Verdict&) = default;
 };

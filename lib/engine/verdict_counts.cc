@@ -2,12 +2,17 @@
 
 namespace pagesieve::engine {
 
-void VerdictCounts::Add(const Verdict& v) {
+void VerdictCounts::Add(const Verdict& verdict) {
+  const Decision& v = verdict.decision;
   ++records;
-  if (v.truncated) ++truncated;
+  if (verdict.record.truncated) ++truncated;
   switch (v.kind) {
-    case VerdictKind::kUnique: ++unique; return;
-    case VerdictKind::kSkipped: ++skipped; return;
+    case VerdictKind::kUnique:
+      ++unique;
+      return;
+    case VerdictKind::kSkipped:
+      ++skipped;
+      return;
     case VerdictKind::kDuplicate:
       if (v.tier == Tier::kUrl) ++duplicate_url;
       if (v.tier == Tier::kExact) ++duplicate_exact;
@@ -18,8 +23,7 @@ void VerdictCounts::Add(const Verdict& v) {
 
 std::string VerdictCounts::Summary() const {
   if (rekeyed > 0) {  // the re-keying stage decides nothing
-    return std::to_string(rekeyed) + " re-keyed, " + std::to_string(dead_letters) +
-           " dead letters";
+    return std::to_string(rekeyed) + " re-keyed, " + std::to_string(dead_letters) + " dead letters";
   }
   std::string s = std::to_string(unique) + " unique, " + std::to_string(duplicates()) +
                   " duplicate (url " + std::to_string(duplicate_url) + ", exact " +

@@ -7,18 +7,24 @@ namespace pagesieve::engine {
 
 std::string_view VerdictKindName(VerdictKind kind) {
   switch (kind) {
-    case VerdictKind::kUnique: return "unique";
-    case VerdictKind::kDuplicate: return "duplicate";
-    case VerdictKind::kSkipped: return "skipped";
+    case VerdictKind::kUnique:
+      return "unique";
+    case VerdictKind::kDuplicate:
+      return "duplicate";
+    case VerdictKind::kSkipped:
+      return "skipped";
   }
   return "unknown";
 }
 
 std::string_view TierName(Tier tier) {
   switch (tier) {
-    case Tier::kUrl: return "url";
-    case Tier::kExact: return "exact";
-    case Tier::kNear: return "near";
+    case Tier::kUrl:
+      return "url";
+    case Tier::kExact:
+      return "exact";
+    case Tier::kNear:
+      return "near";
   }
   return "unknown";
 }
@@ -34,7 +40,7 @@ std::string SimHashHex(uint64_t v) {
   return out;
 }
 
-Json FingerprintsJson(const std::optional<VerdictFingerprints>& f) {
+Json FingerprintsJson(const std::optional<Fingerprints>& f) {
   if (!f) return nullptr;
   Json j;
   j["url"] = f->url.Hex();
@@ -46,30 +52,32 @@ Json FingerprintsJson(const std::optional<VerdictFingerprints>& f) {
 
 }  // namespace
 
-std::string EncodeVerdictJson(const Verdict& v) {
+std::string EncodeVerdictJson(const Verdict& verdict) {
+  const PreparedRecord& r = verdict.record;
+  const Decision& d = verdict.decision;
   Json j;
-  j["event_id"] = v.event_id;
-  j["url"] = v.url;
-  j["canonical_url"] = v.canonical_url;
-  j["scope"] = v.scope;
-  j["verdict"] = VerdictKindName(v.kind);
-  j["tier"] = v.tier ? Json(TierName(*v.tier)) : Json(nullptr);
-  if (v.duplicate_of) {
-    j["duplicate_of"] = {{"event_id", v.duplicate_of->event_id},
-                         {"url", v.duplicate_of->url},
-                         {"event_time", FormatRfc3339(v.duplicate_of->event_time)}};
+  j["event_id"] = r.event_id;
+  j["url"] = r.url;
+  j["canonical_url"] = r.canonical_url;
+  j["scope"] = r.scope;
+  j["verdict"] = VerdictKindName(d.kind);
+  j["tier"] = d.tier ? Json(TierName(*d.tier)) : Json(nullptr);
+  if (d.duplicate_of) {
+    j["duplicate_of"] = {{"event_id", d.duplicate_of->event_id},
+                         {"url", d.duplicate_of->url},
+                         {"event_time", FormatRfc3339(d.duplicate_of->event_time)}};
   } else {
     j["duplicate_of"] = nullptr;
   }
-  j["distance"] = v.distance ? Json(*v.distance) : Json(nullptr);
-  j["fingerprints"] = FingerprintsJson(v.fingerprints);
-  j["event_time"] = FormatRfc3339(v.event_time);
-  if (v.kind == VerdictKind::kSkipped) j["status"] = v.status;
-  if (v.truncated) j["truncated"] = true;
-  if (v.source) {
-    j["source"] = {{"topic", v.source->topic},
-                   {"partition", v.source->partition.value()},
-                   {"offset", v.source->offset.value()}};
+  j["distance"] = d.distance ? Json(*d.distance) : Json(nullptr);
+  j["fingerprints"] = FingerprintsJson(r.fingerprints);
+  j["event_time"] = FormatRfc3339(r.event_time);
+  if (d.kind == VerdictKind::kSkipped) j["status"] = r.status;
+  if (r.truncated) j["truncated"] = true;
+  if (r.source) {
+    j["source"] = {{"topic", r.source->topic},
+                   {"partition", r.source->partition.value()},
+                   {"offset", r.source->offset.value()}};
   }
   // Event ids and URLs come from valid JSON, but file names in default ids
   // need not be UTF-8: replace rather than throw.

@@ -1,20 +1,20 @@
-#include "run/output_messages.h"
+#include "kafka/output_messages.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-namespace pagesieve::run {
+namespace pagesieve::kafka {
 namespace {
 
 using Json = nlohmann::json;
 
-kafka::OutputTopics Topics(bool include_body) { return {"u", "d", "s", "dlq", include_body}; }
+OutputTopics Topics(bool include_body) { return {"u", "d", "s", "dlq", include_body}; }
 
-ConsumedRecord Input(const std::string& value) {
-  ConsumedRecord r;
-  r.topic = "pages";
+SourceRecord Input(const std::string& value) {
+  SourceRecord r;
+  r.stream = "pages";
   r.partition = PartitionId(1);
   r.offset = Offset(7);
   r.key = "k";
@@ -23,10 +23,9 @@ ConsumedRecord Input(const std::string& value) {
 }
 
 engine::Verdict Unique() {
-  engine::Verdict v;
-  v.event_id = "e";
-  v.kind = engine::VerdictKind::kUnique;
-  return v;
+  engine::PreparedRecord r;
+  r.event_id = "e";
+  return engine::Verdict{r, engine::Decision::Unique()};
 }
 
 TEST(OutputMessagesTest, IncludeBodyForwardsTheBodyAsSentOnUniqueVerdicts) {
@@ -46,9 +45,9 @@ TEST(OutputMessagesTest, IncludeBodyPrefersBase64AndSkipsDuplicates) {
   EXPECT_EQ(j["body_base64"], "AAEC");
   EXPECT_FALSE(j.contains("body"));
   engine::Verdict dup = Unique();
-  dup.kind = engine::VerdictKind::kDuplicate;
-  dup.tier = engine::Tier::kExact;
-  Json d = Json::parse(VerdictMessage(dup, Input(event), Topics(true), "body", "body_base64").value);
+  dup.decision = engine::Decision::Duplicate(engine::Tier::kExact, std::nullopt, 0);
+  Json d =
+      Json::parse(VerdictMessage(dup, Input(event), Topics(true), "body", "body_base64").value);
   EXPECT_FALSE(d.contains("body_base64"));
 }
 
@@ -62,7 +61,7 @@ TEST(OutputMessagesTest, WithoutIncludeBodyTheValueIsTheVerdict) {
 
 TEST(OutputMessagesTest, SkippedVerdictsGoToTheSkippedTopicWithoutATier) {
   engine::Verdict v = Unique();
-  v.kind = engine::VerdictKind::kSkipped;
+  v.decision = engine::Decision::Skipped();
   OutputMessage m = VerdictMessage(v, Input("{}"), Topics(false), "body", "body_base64");
   EXPECT_EQ(m.topic, "s");
   ASSERT_EQ(m.headers.size(), 1u);
@@ -70,7 +69,7 @@ TEST(OutputMessagesTest, SkippedVerdictsGoToTheSkippedTopicWithoutATier) {
 }
 
 TEST(OutputMessagesTest, DeadLetterKeepsKeyValueAndHeadersAndSaysWhy) {
-  ConsumedRecord in = Input("\xff\xfe binary");
+  SourceRecord in = Input("\xff\xfe binary");
   in.key.reset();
   in.headers = {{"h", "v"}};
   OutputMessage m = DeadLetterMessage(in, Status::InvalidArgument("no 'url' field"), Topics(false));
@@ -86,4 +85,4 @@ TEST(OutputMessagesTest, DeadLetterKeepsKeyValueAndHeadersAndSaysWhy) {
 }
 
 }  // namespace
-}  // namespace pagesieve::run
+}  // namespace pagesieve::kafka

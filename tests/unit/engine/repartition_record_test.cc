@@ -20,7 +20,7 @@ class RepartitionRecordTest : public ::testing::Test {
   void SetUp() override {
     StatusOr<Config> config = Config::Defaults();
     ASSERT_TRUE(config.ok());
-    StatusOr<SieveOptions> options = SieveOptionsFromConfig(*config);
+    StatusOr<EngineOptions> options = EngineOptionsFromConfig(*config);
     ASSERT_TRUE(options.ok()) << options.status().ToString();
     options_ = *options;
     preparer_ = std::make_unique<RecordPreparer>(options_, clock_);
@@ -41,7 +41,7 @@ class RepartitionRecordTest : public ::testing::Test {
   }
 
   ManualClock clock_{WallTimeFromMillis(kT0 + 86'400'000)};
-  SieveOptions options_;
+  EngineOptions options_;
   std::unique_ptr<RecordPreparer> preparer_;
 };
 
@@ -57,7 +57,7 @@ TEST_F(RepartitionRecordTest, AFingerprintedRecordComesBackEqual) {
                               {"text", Words(120)},
                               {"event_id", "ev-1"}},
                              41);
-  ASSERT_TRUE(r.verdict.fingerprints && r.verdict.fingerprints->simhash);
+  ASSERT_TRUE(r.fingerprints && r.fingerprints->simhash);
   r.forwarded = ForwardedFields{std::string("key\0binary", 10), "body_base64", "\"aGVsbG8=\""};
   StatusOr<PreparedRecord> back = DecodeRepartitionRecord(EncodeRepartitionRecord(r));
   ASSERT_TRUE(back.ok()) << back.status().ToString();
@@ -69,9 +69,10 @@ TEST_F(RepartitionRecordTest, AFingerprintedRecordComesBackEqual) {
 TEST_F(RepartitionRecordTest, ARecordWithoutKeyOrSimHashComesBackWithoutThem) {
   // Too few words for a SimHash; no key: the verdict is published unkeyed,
   // not under the scope the repartition record was keyed by.
-  PreparedRecord r = Prepare({{"url", "https://a.example/"}, {"fetched_at", kT0}, {"text", "short"}}, 0);
-  ASSERT_TRUE(r.verdict.fingerprints);
-  ASSERT_FALSE(r.verdict.fingerprints->simhash);
+  PreparedRecord r =
+      Prepare({{"url", "https://a.example/"}, {"fetched_at", kT0}, {"text", "short"}}, 0);
+  ASSERT_TRUE(r.fingerprints);
+  ASSERT_FALSE(r.fingerprints->simhash);
   StatusOr<PreparedRecord> back = DecodeRepartitionRecord(EncodeRepartitionRecord(r));
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   ASSERT_TRUE(back->forwarded);
@@ -82,19 +83,20 @@ TEST_F(RepartitionRecordTest, ARecordWithoutKeyOrSimHashComesBackWithoutThem) {
 }
 
 TEST_F(RepartitionRecordTest, ASkippedRecordStaysSkipped) {
-  PreparedRecord r = Prepare({{"url", "https://a.example/gone"}, {"fetched_at", kT0}, {"status", 404}}, 5);
-  ASSERT_TRUE(r.skipped);
+  PreparedRecord r =
+      Prepare({{"url", "https://a.example/gone"}, {"fetched_at", kT0}, {"status", 404}}, 5);
+  ASSERT_TRUE(r.skipped());
   StatusOr<PreparedRecord> back = DecodeRepartitionRecord(EncodeRepartitionRecord(r));
   ASSERT_TRUE(back.ok()) << back.status().ToString();
-  EXPECT_TRUE(back->skipped);
-  EXPECT_EQ(back->verdict.kind, VerdictKind::kSkipped);
-  EXPECT_EQ(back->verdict.status, 404);
-  EXPECT_FALSE(back->verdict.fingerprints);
-  EXPECT_EQ(back->verdict.scope, r.verdict.scope);
+  EXPECT_TRUE(back->skipped());
+  EXPECT_EQ(back->status, 404);
+  EXPECT_FALSE(back->fingerprints);
+  EXPECT_EQ(back->scope, r.scope);
 }
 
 TEST_F(RepartitionRecordTest, EveryTruncationAndTrailingBytesAreRefused) {
-  PreparedRecord r = Prepare({{"url", "https://a.example/x"}, {"fetched_at", kT0}, {"text", Words(80)}}, 9);
+  PreparedRecord r =
+      Prepare({{"url", "https://a.example/x"}, {"fetched_at", kT0}, {"text", Words(80)}}, 9);
   r.forwarded = ForwardedFields{"k", "body", "\"<p>hi</p>\""};
   const std::string bytes = EncodeRepartitionRecord(r);
   for (size_t n = 0; n < bytes.size(); ++n) {
@@ -113,6 +115,18 @@ TEST_F(RepartitionRecordTest, AnEventOrOtherForeignBytesAreRefusedWithAHint) {
   unknown_flags.push_back('\x80');  // varint 128: a flag this version does not know
   unknown_flags.push_back('\x01');
   EXPECT_FALSE(DecodeRepartitionRecord(unknown_flags + std::string(64, '\0')).ok());
+}
+
+TEST_F(RepartitionRecordTest, ARecordNeitherSkippedNorFingerprintedIsRefused) {
+  PreparedRecord r =
+      Prepare({{"url", "https://a.example/gone"}, {"fetched_at", kT0}, {"status", 404}}, 2);
+  std::string bytes = EncodeRepartitionRecord(r);
+  // Clear the skipped flag (bit 0 of the flags varint after the magic): a
+  // record with no fingerprints that claims to be decidable.
+  ASSERT_EQ(bytes[4] & 0x01, 0x01);
+  bytes[4] = static_cast<char>(bytes[4] & ~0x01);
+  StatusOr<PreparedRecord> back = DecodeRepartitionRecord(bytes);
+  EXPECT_EQ(back.status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

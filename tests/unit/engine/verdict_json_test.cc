@@ -9,23 +9,23 @@ namespace pagesieve::engine {
 namespace {
 
 Verdict NearDuplicate() {
-  Verdict v;
-  v.event_id = "e2";
-  v.url = "https://Example.com/a?utm_source=x";
-  v.canonical_url = "https://example.com/a";
-  v.scope = "example.com";
-  v.kind = VerdictKind::kDuplicate;
-  v.tier = Tier::kNear;
-  v.duplicate_of = DuplicateOf{"e1", "https://example.com/b", *ParseRfc3339("2026-11-20T10:00:00Z")};
-  v.distance = 2;
-  VerdictFingerprints f;
+  PreparedRecord r;
+  r.event_id = "e2";
+  r.url = "https://Example.com/a?utm_source=x";
+  r.canonical_url = "https://example.com/a";
+  r.scope = "example.com";
+  Fingerprints f;
   f.url.bytes[0] = 0xab;
   f.content.bytes[15] = 0x01;
   f.payload = "sha1:AAAA";
   f.simhash = 0x00ff00ff00ff00ffULL;
-  v.fingerprints = f;
-  v.event_time = *ParseRfc3339("2026-11-20T10:05:00.250Z");
-  return v;
+  r.fingerprints = f;
+  r.event_time = *ParseRfc3339("2026-11-20T10:05:00.250Z");
+  store::Origin of;
+  of.event_id = "e1";
+  of.url = "https://example.com/b";
+  of.event_time = *ParseRfc3339("2026-11-20T10:00:00Z");
+  return Verdict{std::move(r), Decision::Duplicate(Tier::kNear, of, 2)};
 }
 
 TEST(VerdictJsonTest, DuplicateCarriesEveryField) {
@@ -51,11 +51,8 @@ TEST(VerdictJsonTest, DuplicateCarriesEveryField) {
 
 TEST(VerdictJsonTest, UniqueHasNullDecisionFields) {
   Verdict v = NearDuplicate();
-  v.kind = VerdictKind::kUnique;
-  v.tier.reset();
-  v.duplicate_of.reset();
-  v.distance.reset();
-  v.fingerprints->simhash.reset();
+  v.decision = Decision::Unique();
+  v.record.fingerprints->simhash.reset();
   nlohmann::json j = nlohmann::json::parse(EncodeVerdictJson(v));
   EXPECT_EQ(j["verdict"], "unique");
   EXPECT_TRUE(j["tier"].is_null());
@@ -65,9 +62,9 @@ TEST(VerdictJsonTest, UniqueHasNullDecisionFields) {
 }
 
 TEST(VerdictJsonTest, SkippedHasNoFingerprintsButItsStatus) {
-  Verdict v;
-  v.kind = VerdictKind::kSkipped;
-  v.status = 404;
+  PreparedRecord r;
+  r.status = 404;
+  Verdict v{r, Decision::Skipped()};
   nlohmann::json j = nlohmann::json::parse(EncodeVerdictJson(v));
   EXPECT_EQ(j["verdict"], "skipped");
   EXPECT_TRUE(j["fingerprints"].is_null());
@@ -76,8 +73,8 @@ TEST(VerdictJsonTest, SkippedHasNoFingerprintsButItsStatus) {
 
 TEST(VerdictJsonTest, KafkaSourceAndTruncationAppearWhenSet) {
   Verdict v = NearDuplicate();
-  v.source = SourcePosition{"pages", PartitionId(3), Offset(12345)};
-  v.truncated = true;
+  v.record.source = SourcePosition{"pages", PartitionId(3), Offset(12345)};
+  v.record.truncated = true;
   nlohmann::json j = nlohmann::json::parse(EncodeVerdictJson(v));
   EXPECT_EQ(j["source"]["topic"], "pages");
   EXPECT_EQ(j["source"]["partition"], 3);
@@ -87,7 +84,7 @@ TEST(VerdictJsonTest, KafkaSourceAndTruncationAppearWhenSet) {
 
 TEST(VerdictJsonTest, InvalidUtf8InAnIdIsReplacedNotThrown) {
   Verdict v = NearDuplicate();
-  v.event_id = "file\xff:1";
+  v.record.event_id = "file\xff:1";
   nlohmann::json j = nlohmann::json::parse(EncodeVerdictJson(v));
   EXPECT_EQ(j["event_id"], "file\xef\xbf\xbd:1");
 }

@@ -1,5 +1,5 @@
-// Where pagesieve run measures: store lookups (TimedShard), record latency
-// (PartitionPipeline), fingerprinting (PreparePool), verdict counters and
+// Where pagesieve run measures: store lookups (TimedTierStores), record
+// latency (Lane), fingerprinting (PreparePool), verdict counters and
 // per-partition series (RunMetrics). Driven without a broker, on fake time.
 #include "run/run_metrics.h"
 
@@ -11,10 +11,11 @@
 
 #include "engine/prepare_pool.h"
 #include "engine/record_preparer.h"
-#include "engine/sieve.h"
+#include "kafka/output_messages.h"
+#include "pipeline/decide_stage.h"
+#include "pipeline/lane.h"
+#include "pipeline/timed_tier_stores.h"
 #include "prometheus_text.h"
-#include "run/partition_pipeline.h"
-#include "run/timed_shard.h"
 #include "run_process.h"
 #include "store/state_env.h"
 
@@ -51,7 +52,7 @@ class RunMetricsTest : public ::testing::Test {
   void SetUp() override {
     StatusOr<Config> config = Config::Defaults();
     ASSERT_TRUE(config.ok());
-    StatusOr<engine::SieveOptions> sieve = engine::SieveOptionsFromConfig(*config);
+    StatusOr<engine::EngineOptions> sieve = engine::EngineOptionsFromConfig(*config);
     ASSERT_TRUE(sieve.ok());
     sieve_options_ = *sieve;
     sieve_options_.shard.url_expected_items = 10'000;
@@ -73,16 +74,17 @@ class RunMetricsTest : public ::testing::Test {
   }
 
   testing::TempDir dir_;
-  engine::SieveOptions sieve_options_;
+  engine::EngineOptions sieve_options_;
   std::unique_ptr<store::StateEnv> env_;
   metrics::Registry registry_;
   RunMetrics metrics_{registry_};
 };
 
-TEST_F(RunMetricsTest, TimedShardObservesEachLookupUnderItsStore) {
+TEST_F(RunMetricsTest, TimedTierStoresObserveEachLookupUnderItsStore) {
   TickingClock clock;
-  TimedShard shard(OpenShard(), clock,
-                   {&metrics_.url_lookup, &metrics_.exact_lookup, &metrics_.near_lookup});
+  std::unique_ptr<store::Shard> inner = OpenShard();
+  pipeline::TimedTierStores shard(
+      *inner, clock, {&metrics_.url_lookup, &metrics_.exact_lookup, &metrics_.near_lookup});
   const Digest128 url{1, 2};
   ASSERT_TRUE(shard.LookupUrl("s", url, {}).ok());
   ASSERT_TRUE(shard.LookupUrl("s", url, {}).ok());
@@ -95,10 +97,11 @@ TEST_F(RunMetricsTest, TimedShardObservesEachLookupUnderItsStore) {
   EXPECT_EQ(e.Value("pagesieve_store_lookup_seconds_count", {{"store", "near"}}), 1);
 }
 
-TEST_F(RunMetricsTest, TimedShardForwardsWritesAndCheckpoints) {
+TEST_F(RunMetricsTest, TimedTierStoresForwardWrites) {
   TickingClock clock;
-  TimedShard shard(OpenShard(), clock,
-                   {&metrics_.url_lookup, &metrics_.exact_lookup, &metrics_.near_lookup});
+  std::unique_ptr<store::Shard> inner = OpenShard();
+  pipeline::TimedTierStores shard(
+      *inner, clock, {&metrics_.url_lookup, &metrics_.exact_lookup, &metrics_.near_lookup});
   const Digest128 content{3, 4};
   store::Origin origin;
   origin.event_id = "e1";
@@ -107,48 +110,47 @@ TEST_F(RunMetricsTest, TimedShardForwardsWritesAndCheckpoints) {
   StatusOr<std::optional<store::ContentEntry>> found = shard.LookupContent("s", content, {});
   ASSERT_TRUE(found.ok() && found->has_value());
   EXPECT_EQ((*found)->origin.event_id, "e1");
-  ASSERT_TRUE(shard.Checkpoint(Offset(5)).ok());
-  EXPECT_EQ(shard.checkpointed_offset(), Offset(5));
-  EXPECT_EQ(shard.Stats().checkpointed_offset, Offset(5));
+  EXPECT_TRUE(inner->LookupContent("s", content, {})->has_value()) << "not forwarded";
 }
 
-TEST_F(RunMetricsTest, PipelineObservesTimeFromConsumedToDecided) {
+TEST_F(RunMetricsTest, TheLaneObservesTimeFromReadToDecided) {
   ManualClock clock(WallTimeFromMillis(kT0 + 86'400'000));
-  engine::Sieve sieve(sieve_options_);
   engine::RecordPreparer preparer(sieve_options_, clock);
-  PipelineOptions options;
+  const kafka::KafkaFormat format({"u", "d", "s", "dlq", false}, "body", "body_base64");
+  pipeline::DecideStage stage(sieve_options_, clock, format);
+  pipeline::LaneOptions options;
   options.batch_records = 4;
-  options.topics = {"u", "d", "s", "dlq", false};
   options.processing_latency = &metrics_.processing_latency;
-  options.checkpoint_interval = std::chrono::hours(1);  // no checkpoint holds decisions up
-  PartitionPipeline pipeline("pages", PartitionId(1), OpenShard(), Offset(0), options, sieve,
-                             clock);
+  options.checkpoint = {std::chrono::hours(1), std::nullopt};  // no checkpoint holds decisions up
+  pipeline::Lane lane("pages-1", PartitionId(1), OpenShard(), nullptr, options, stage, clock);
+  lane.StartAt(Offset(0));
   for (int64_t i = 0; i < 4; ++i) {
-    ConsumedRecord r;
+    pipeline::SourceRecord r;
     r.partition = PartitionId(1);
-    r.offset = Offset(i);
+    r.offset = r.lane_offset = Offset(i);
     r.value = Event(i);
-    r.consumed_at = clock.SteadyNow();
-    ASSERT_TRUE(pipeline.Add(std::move(r)));
-    clock.Advance(milliseconds(100));  // consumed 100 ms apart
+    r.received_at = clock.SteadyNow();
+    ASSERT_TRUE(lane.Add(std::move(r)));
+    clock.Advance(milliseconds(100));  // read 100 ms apart
   }
   uint64_t seq = 0;
-  std::unique_ptr<engine::PrepareBatch> batch = pipeline.TakeBatch(true, &seq);
+  std::unique_ptr<engine::PrepareBatch> batch = lane.TakeBatch(true, &seq);
   ASSERT_NE(batch, nullptr);
-  batch->results.clear();
   for (const engine::InputRecord& r : batch->records) batch->results.push_back(preparer.Prepare(r));
-  pipeline.Prepared(seq, std::move(batch));
+  lane.Prepared(seq, std::move(batch));
   clock.Advance(milliseconds(600));  // decided at 1000 ms: waits of 1000, 900, 800, 700 ms
 
-  class NullSink final : public OutputSink {
+  class NullSink final : public pipeline::Sink {
    public:
-    Status Send(const OutputMessage&, const std::shared_ptr<DeliveryCounter>&) override {
+    Status Send(const pipeline::OutputMessage&,
+                const std::shared_ptr<pipeline::DeliveryCounter>&) override {
       return Status::Ok();
     }
+    void Poll(Duration) override {}
     int64_t unacknowledged() const override { return 0; }
   } sink;
   engine::VerdictCounts counts;
-  ASSERT_TRUE(pipeline.Decide(sink, 100, &counts).ok());
+  ASSERT_TRUE(lane.Process(sink, 100, counts).ok());
   ASSERT_EQ(counts.records, 4);
   testing::Exposition e = Scrape();
   EXPECT_EQ(e.Value("pagesieve_processing_latency_seconds_count"), 4);
@@ -157,26 +159,13 @@ TEST_F(RunMetricsTest, PipelineObservesTimeFromConsumedToDecided) {
   EXPECT_EQ(e.Value("pagesieve_processing_latency_seconds_bucket", {{"le", "1.024"}}), 4);
 }
 
-TEST_F(RunMetricsTest, ARecordIsAcceptedOnceAndNotBeforeTheStart) {
-  ManualClock clock;
-  engine::Sieve sieve(sieve_options_);
-  PipelineOptions options;
-  PartitionPipeline pipeline("pages", PartitionId(1), OpenShard(), Offset(3), options, sieve,
-                             clock);
-  ConsumedRecord r;
-  r.offset = Offset(2);  // before the start: decided already
-  EXPECT_FALSE(pipeline.Add(r));
-  r.offset = Offset(3);
-  EXPECT_TRUE(pipeline.Add(r));
-  EXPECT_FALSE(pipeline.Add(r));
-}
-
 TEST_F(RunMetricsTest, PreparePoolTimesEachRecord) {
   TickingClock clock;
   engine::PreparePool pool(sieve_options_, clock, 1);
   auto batch = std::make_unique<engine::PrepareBatch>();
-  for (int i = 0; i < 5; ++i) batch->storage.push_back(Event(i));
-  for (const std::string& value : batch->storage) {
+  std::vector<std::string> values;
+  for (int i = 0; i < 5; ++i) values.push_back(Event(i));
+  for (const std::string& value : values) {
     engine::InputRecord r;
     r.value = value;
     r.default_event_id = "id";

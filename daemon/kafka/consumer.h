@@ -1,0 +1,133 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status_or.h"
+#include "common/types.h"
+#include "kafka/kafka_options.h"
+#include "pipeline/output_message.h"
+
+namespace RdKafka {
+class KafkaConsumer;
+class Message;
+class RebalanceCb;
+class EventCb;
+}  // namespace RdKafka
+
+namespace pagesieve::kafka {
+
+// What the consumer group does to this member: librdkafka's rebalance
+// callback, in pagesieve's terms. Called from within Consumer::Consume(), on
+// the consuming thread. The listener decides when to take up the partitions
+// (Consumer::Assign) and must release revoked or lost ones
+// (Consumer::Unassign) before returning.
+class RebalanceListener {
+ public:
+  virtual ~RebalanceListener() = default;
+  virtual void OnAssigned(const std::vector<PartitionId>& partitions) = 0;
+  // An orderly revocation: what was read may still be finished and committed.
+  virtual void OnRevoked(const std::vector<PartitionId>& partitions) = 0;
+  // The partitions are gone already: another member may own them.
+  virtual void OnLost(const std::vector<PartitionId>& partitions) = 0;
+};
+
+// One result of Consumer::Consume(): a record, or why there is none. Its
+// views are valid while it lives.
+class Consumed {
+ public:
+  enum class Kind { kRecord, kTimedOut, kPartitionEnd, kError };
+
+  explicit Consumed(std::unique_ptr<RdKafka::Message> message);
+  ~Consumed();
+  Consumed(Consumed&&) noexcept;
+  Consumed& operator=(Consumed&&) noexcept;
+
+  Kind kind() const { return kind_; }
+  std::string error() const;  // kError
+  PartitionId partition() const;
+  Offset offset() const;
+  std::optional<std::string_view> key() const;
+  std::optional<std::string_view> value() const;  // none: a tombstone
+  std::optional<EventTime> timestamp() const;
+  pipeline::Headers headers() const;
+
+ private:
+  std::unique_ptr<RdKafka::Message> message_;
+  Kind kind_;
+};
+
+// A librdkafka consumer of one topic, with every call pagesieve makes typed
+// in its own terms (partition ids, offsets, Status), so that no librdkafka
+// type leaves daemon/kafka. Not thread-safe: one thread consumes.
+class Consumer {
+ public:
+  // A member of the options' consumer group (subscribe to `topic` with
+  // Subscribe()); rebalances reach `listener`, which must outlive it.
+  static StatusOr<std::unique_ptr<Consumer>> CreateMember(const KafkaOptions& options,
+                                                          std::string topic,
+                                                          RebalanceListener& listener);
+  // A consumer that is never a group member, for reading a topic's
+  // partitions by hand (the changelog, to restore shards).
+  static StatusOr<std::unique_ptr<Consumer>> CreateReader(const KafkaOptions& options,
+                                                          std::string topic);
+  ~Consumer();  // leaves the group (closes) if Close() was not called
+
+  const std::string& topic() const { return topic_; }
+
+  Status Subscribe();
+  Consumed Consume(Duration wait);
+  // Leaves the group: revokes everything first (the listener hears it).
+  void Close();
+
+  // Partition counts of every topic the cluster knows; Unavailable when the
+  // cluster does not answer within `timeout`.
+  StatusOr<std::map<std::string, int32_t>> TopicPartitions(Duration timeout);
+  // The first and next offsets of a partition, asked of the broker.
+  StatusOr<std::pair<int64_t, int64_t>> QueryWatermarks(PartitionId partition, Duration timeout);
+  // The same, asking again while the answer is an error that passes (a
+  // topic created a moment ago has no leaders yet; leaders move), until
+  // `deadline`.
+  StatusOr<std::pair<int64_t, int64_t>> AwaitWatermarks(PartitionId partition, const Clock& clock,
+                                                        Clock::SteadyTime deadline);
+  // The same from the consumer's cache (refreshed by every fetch): no request.
+  std::optional<std::pair<int64_t, int64_t>> CachedWatermarks(PartitionId partition);
+  // The group's committed offset of a partition, if it has one.
+  StatusOr<std::optional<Offset>> Committed(PartitionId partition, Duration timeout);
+  // The first offset of a record stamped at or after `t`; none when no
+  // record is that late.
+  StatusOr<std::optional<Offset>> OffsetForTime(PartitionId partition, WallTime t,
+                                                Duration timeout);
+
+  // A group member takes up partitions (incremental) at the given offsets,
+  // and lets them go.
+  Status Assign(const std::vector<std::pair<PartitionId, Offset>>& partitions);
+  Status Unassign(const std::vector<PartitionId>& partitions);
+  // A reader reads exactly these partitions from these offsets (replacing
+  // what it read before; empty: nothing).
+  Status AssignOnly(const std::vector<std::pair<PartitionId, Offset>>& partitions);
+
+  void Pause(const std::vector<PartitionId>& partitions);
+  void Resume(const std::vector<PartitionId>& partitions);
+  Status Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync);
+
+ private:
+  Consumer(std::string topic, std::unique_ptr<RdKafka::EventCb> events,
+           std::unique_ptr<RdKafka::RebalanceCb> rebalance,
+           std::unique_ptr<RdKafka::KafkaConsumer> consumer);
+
+  const std::string topic_;
+  std::unique_ptr<RdKafka::EventCb> events_;
+  std::unique_ptr<RdKafka::RebalanceCb> rebalance_;
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
+  bool closed_ = false;
+};
+
+}  // namespace pagesieve::kafka

@@ -1,0 +1,151 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/clock.h"
+#include "common/status_or.h"
+#include "engine/verdict_counts.h"
+#include "metrics/metric.h"
+#include "pipeline/batch_queue.h"
+#include "pipeline/changelog_shipper.h"
+#include "pipeline/sink.h"
+#include "pipeline/stage.h"
+#include "store/shard.h"
+
+namespace pagesieve::pipeline {
+
+// When a lane checkpoints: after `interval` of wall time (the daemon), or
+// every `every_records` decided records (files); whichever comes first. A
+// lane that decided nothing since its last checkpoint does not checkpoint.
+struct CheckpointPolicy {
+  std::optional<Duration> interval;
+  std::optional<int64_t> every_records;
+};
+
+struct LaneOptions {
+  size_t batch_records = 64;
+  Duration batch_linger = std::chrono::milliseconds(10);
+  CheckpointPolicy checkpoint{std::chrono::seconds(1), std::nullopt};
+  // The compacted topic each checkpoint's state changes go to before the
+  // checkpoint is made locally (docs/changelog.md); empty: none.
+  std::string changelog_topic;
+  // Observes each record's time from read to decided, when set.
+  metrics::Histogram* processing_latency = nullptr;
+  // Counts the changelog records shipped, when set.
+  metrics::Counter* changelog_records = nullptr;
+};
+
+// One partition of the input, from records read to a checkpointed offset:
+// the same code for a Kafka partition and for the files of pagesieve dedup.
+//
+// Records arrive in lane-offset order and go to the prepare pool in batches;
+// prepared batches are processed strictly in order (the stage decides each
+// record against the lane's shard), and each output message goes to the
+// sink.
+//
+// Nothing is lost because of how checkpoints are taken, and this is the one
+// place that takes them: when one is due the lane stops processing until
+// every message it sent is acknowledged, then ships the checkpoint's state
+// changes to the changelog (when there is one) and waits for those too, then
+// checkpoints the shard at the next unprocessed offset with the changelog
+// position. The checkpointed state and offset therefore never run ahead of
+// acknowledged output, nor of the changelog; after a crash the records after
+// the checkpoint are decided again against the same state and get the same
+// verdicts. A stage without state (re-keying) follows the same rule: its
+// checkpoint is only the offset to commit.
+//
+// Not thread-safe: the pipeline's thread only.
+class Lane {
+ public:
+  // `name` is for messages ("pages-3"). `shard` is null for a stage without
+  // state. The stage reads and writes `wrapper` when there is one (it wraps
+  // the shard, to time it), else the shard itself.
+  Lane(std::string name, PartitionId partition, std::unique_ptr<store::Shard> shard,
+       std::unique_ptr<store::TierStores> wrapper, const LaneOptions& options, Stage& stage,
+       const Clock& clock);
+
+  PartitionId partition() const { return partition_; }
+  const std::string& name() const { return name_; }
+
+  // Records before `offset` are not processed again.
+  void StartAt(Offset offset);
+  // A record read from the input. Records before the next expected offset
+  // (already processed) are ignored: false. Later offsets than expected are
+  // gaps (compaction, retention, aborted transactions, skipped lines).
+  bool Add(SourceRecord record);
+
+  std::unique_ptr<engine::PrepareBatch> TakeBatch(bool flush, uint64_t* seq) {
+    return batches_.Take(flush, seq);
+  }
+  void Prepared(uint64_t seq, std::unique_ptr<engine::PrepareBatch> batch) {
+    batches_.Prepared(seq, std::move(batch));
+  }
+
+  // Processes prepared batches in order and sends their output, as far as
+  // it may: not while a checkpoint is due or under way, not when the sink
+  // holds `max_unacknowledged` messages. An error is fatal for the lane
+  // (storage failed, or the sink refused a message for good).
+  Status Process(Sink& sink, int64_t max_unacknowledged, engine::VerdictCounts& counts);
+
+  // Takes the checkpoint when one is due (or `force`) and every sent message
+  // is acknowledged, shipping its changelog records through `sink` first,
+  // which may take several calls. Returns the offset to commit when it
+  // checkpointed. A checkpoint once begun is finished by later calls,
+  // forced or not.
+  StatusOr<std::optional<Offset>> MaybeCheckpoint(Sink& sink, bool force);
+
+  // Everything read so far has been processed and acknowledged, and no
+  // checkpoint is under way.
+  bool Drained() const;
+  // The last checkpoint covers every processed record.
+  bool Checkpointed() const {
+    return next_offset_.value() < 0 || (checkpointed_ && *checkpointed_ == next_offset_);
+  }
+  // Batches are at the pool: waiting for them is worth it.
+  bool WaitingForPool() const { return batches_.waiting_for_pool(); }
+  // Bytes read and not yet processed: what backpressure counts.
+  size_t pending_bytes() const { return pending_bytes_; }
+  // The next offset to process: everything before it has its output.
+  Offset next_offset() const { return next_offset_; }
+  // The next offset the lane expects to read.
+  Offset next_expected() const { return next_expected_; }
+  std::optional<Offset> checkpointed_offset() const { return checkpointed_; }
+  const DeliveryCounter& deliveries() const { return *counter_; }
+  // For operator figures (Shard::Stats); null without state.
+  const store::Shard* shard() const { return shard_.get(); }
+
+ private:
+  // Processes every record of `batch` into unsent_.
+  Status ProcessBatch(BatchQueue::Batch& batch, engine::VerdictCounts& counts);
+  bool CheckpointDue() const;
+  Status CheckDeliveries() const;
+  // Checkpoints at `next` (changelog already shipped, output acknowledged).
+  Status Commit(Offset next);
+
+  const std::string name_;
+  const PartitionId partition_;
+  const std::unique_ptr<store::Shard> shard_;
+  const std::unique_ptr<store::TierStores> wrapper_;
+  store::TierStores* const stores_;  // what the stage gets: the wrapper, else the shard
+  const LaneOptions& options_;
+  Stage& stage_;
+  const Clock& clock_;
+
+  BatchQueue batches_;
+  std::deque<OutputMessage> unsent_;  // processed, refused by a full sink
+  std::shared_ptr<DeliveryCounter> counter_ = std::make_shared<DeliveryCounter>();
+  std::optional<ChangelogShipper> changelog_;  // with options.changelog_topic
+
+  Offset next_expected_{-1};  // next offset Add() accepts; -1: the first record sets it
+  Offset next_offset_{-1};    // next offset to process
+  std::optional<Offset> checkpointed_;
+  Clock::SteadyTime last_checkpoint_{};
+  int64_t since_checkpoint_ = 0;  // records processed since the last checkpoint
+  size_t pending_bytes_ = 0;
+};
+
+}  // namespace pagesieve::pipeline

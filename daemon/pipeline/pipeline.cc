@@ -1,0 +1,242 @@
+#include "pipeline/pipeline.h"
+
+#include <spdlog/spdlog.h>
+
+#include <limits>
+
+#include "common/duration.h"
+
+namespace pagesieve::pipeline {
+
+Pipeline::Pipeline(Source& source, Sink& sink, Stage& stage, ShardOpener open_shard,
+                   PipelineOptions options, const Clock& clock)
+    : source_(source),
+      sink_(sink),
+      stage_(stage),
+      open_shard_(std::move(open_shard)),
+      options_(std::move(options)),
+      clock_(clock),
+      backpressure_(options_.max_pending_bytes, options_.max_unacknowledged),
+      pool_(stage.PrepareFactory(), clock, options_.threads) {}
+
+Pipeline::~Pipeline() { lanes_.clear(); }
+
+Status Pipeline::Step() {
+  bool busy = false;
+  for (const auto& [p, open] : lanes_) busy |= open.lane->pending_bytes() > 0;
+  const Duration wait = busy ? options_.busy_wait : options_.idle_wait;
+  PS_RETURN_IF_ERROR(source_.Poll(wait, *this));
+  PS_RETURN_IF_ERROR(fatal_);
+  for (auto& [p, open] : lanes_) SubmitBatches(open, AtEnd(*open.lane));
+  if (!DispatchCompletions() && busy) {
+    // Nothing came back from the pool yet: wait for it rather than spin (a
+    // source that could wait for input did so in Poll already).
+    bool at_pool = false;
+    for (const auto& [p, open] : lanes_) at_pool |= open.lane->WaitingForPool();
+    if (at_pool) {
+      completions_.WaitFor(wait);
+      DispatchCompletions();
+    }
+  }
+  PS_RETURN_IF_ERROR(ProcessAll());
+  sink_.Poll(Duration(0));  // acknowledgements
+  PS_RETURN_IF_ERROR(CheckpointAndCommit());
+  ApplyBackpressure();
+  return FinishLanesAtTheirEnd();
+}
+
+void Pipeline::SubmitBatches(OpenLane& open, bool flush) {
+  uint64_t seq = 0;
+  while (auto batch = open.lane->TakeBatch(flush, &seq)) {
+    pool_.Submit(std::move(batch),
+                 [this, id = open.id, seq](std::unique_ptr<engine::PrepareBatch> b) {
+                   completions_.Push({id, seq, std::move(b)});
+                 });
+  }
+}
+
+bool Pipeline::DispatchCompletions() {
+  std::vector<CompletionQueue::Completion> done = completions_.TakeAll();
+  for (CompletionQueue::Completion& c : done) {
+    if (options_.fingerprint_time != nullptr) {
+      for (std::chrono::nanoseconds t : c.batch->prepare_times) {
+        options_.fingerprint_time->ObserveDuration(t);
+      }
+    }
+    for (auto& [p, open] : lanes_) {
+      if (open.id == c.lane_id) open.lane->Prepared(c.seq, std::move(c.batch));
+    }
+    // A completion for a lane that is gone (revoked, lost) is dropped: its
+    // records are decided again by whoever owns the partition now.
+  }
+  return !done.empty();
+}
+
+Status Pipeline::ProcessAll() {
+  for (auto& [p, open] : lanes_) {
+    PS_RETURN_IF_ERROR(open.lane->Process(sink_, options_.max_unacknowledged, counts_));
+  }
+  return Status::Ok();
+}
+
+Status Pipeline::CheckpointAndCommit() {
+  std::vector<std::pair<PartitionId, Offset>> offsets;
+  for (auto& [p, open] : lanes_) {
+    PS_ASSIGN_OR_RETURN(std::optional<Offset> done, open.lane->MaybeCheckpoint(sink_, false));
+    if (done) offsets.emplace_back(p, *done);
+  }
+  if (offsets.empty()) return Status::Ok();
+  source_.Commit(offsets, /*sync=*/false);
+  return Status::Ok();
+}
+
+void Pipeline::ApplyBackpressure() {
+  size_t pending = 0;
+  std::vector<PartitionId> open;
+  for (const auto& [p, lane] : lanes_) {
+    pending += lane.lane->pending_bytes();
+    open.push_back(p);
+  }
+  backpressure_.Apply(pending, sink_.unacknowledged(), open, source_);
+}
+
+bool Pipeline::AtEnd(const Lane& lane) const {
+  const std::optional<Offset> end = source_.EndOf(lane.partition());
+  return end && lane.next_expected() >= *end;
+}
+
+Status Pipeline::FinishLanesAtTheirEnd() {
+  std::vector<PartitionId> finished;
+  for (auto& [p, open] : lanes_) {
+    Lane& lane = *open.lane;
+    const std::optional<Offset> end = source_.EndOf(p);
+    if (!end || lane.next_offset() < *end || !lane.Drained()) continue;
+    PS_ASSIGN_OR_RETURN(std::optional<Offset> done, lane.MaybeCheckpoint(sink_, true));
+    if (done) source_.Commit({{p, *done}}, /*sync=*/true);
+    // Still shipping its changelog records: CheckpointAndCommit() goes on.
+    if (lane.Drained() && lane.Checkpointed()) finished.push_back(p);
+  }
+  for (PartitionId p : finished) {
+    Close(p);
+    source_.Finished(p);
+  }
+  return Status::Ok();
+}
+
+std::vector<Pipeline::LaneInfo> Pipeline::lanes() const {
+  std::vector<LaneInfo> out;
+  for (const auto& [p, open] : lanes_) {
+    const Lane& lane = *open.lane;
+    out.push_back(
+        {p, lane.next_offset(), lane.pending_bytes(), backpressure_.paused(p), lane.shard()});
+  }
+  return out;
+}
+
+StatusOr<std::optional<Offset>> Pipeline::Open(PartitionId p) {
+  std::unique_ptr<store::Shard> shard;
+  std::unique_ptr<store::TierStores> stores;
+  if (stage_.stateful()) {
+    PS_ASSIGN_OR_RETURN(shard, open_shard_(p));
+    if (options_.lookup_timers) {
+      stores = std::make_unique<TimedTierStores>(*shard, clock_, *options_.lookup_timers);
+    }
+  }
+  const std::optional<Offset> checkpointed = shard ? shard->checkpointed_offset() : std::nullopt;
+  auto lane =
+      std::make_unique<Lane>(options_.input_name + "-" + std::to_string(p.value()), p,
+                             std::move(shard), std::move(stores), options_.lane, stage_, clock_);
+  backpressure_.Forget(p);
+  lanes_[p] = OpenLane{next_lane_id_++, std::move(lane)};
+  return checkpointed;
+}
+
+void Pipeline::StartAt(PartitionId p, Offset offset) {
+  auto it = lanes_.find(p);
+  if (it != lanes_.end()) it->second.lane->StartAt(offset);
+}
+
+bool Pipeline::Add(PartitionId p, SourceRecord record) {
+  auto it = lanes_.find(p);
+  return it != lanes_.end() && it->second.lane->Add(std::move(record));
+}
+
+void Pipeline::Wait(Duration wait) {
+  completions_.WaitFor(wait);
+  sink_.Poll(Duration(0));
+}
+
+bool Pipeline::Drain(OpenLane& open, Clock::SteadyTime deadline) {
+  Lane& lane = *open.lane;
+  for (;;) {
+    SubmitBatches(open, /*flush=*/true);
+    DispatchCompletions();
+    Status s = lane.Process(sink_, std::numeric_limits<int64_t>::max(), counts_);
+    if (!s.ok()) {
+      fatal_ = s;
+      return false;
+    }
+    // Once everything is processed and acknowledged, a final checkpoint;
+    // with a changelog it takes a few rounds (ship, acknowledgements, commit).
+    const bool processed_all = lane.Drained();
+    StatusOr<std::optional<Offset>> done = lane.MaybeCheckpoint(sink_, processed_all);
+    if (!done.ok()) {
+      fatal_ = done.status();
+      return false;
+    }
+    if (*done) source_.Commit({{lane.partition(), **done}}, /*sync=*/processed_all);
+    if (lane.Drained() && lane.Checkpointed()) return true;
+    if (clock_.SteadyNow() >= deadline) return false;
+    if (lane.WaitingForPool()) {
+      Wait(std::chrono::milliseconds(5));
+    } else {
+      sink_.Poll(std::chrono::milliseconds(5));
+    }
+  }
+}
+
+bool Pipeline::Revoke(PartitionId p, Clock::SteadyTime deadline) {
+  auto it = lanes_.find(p);
+  if (it == lanes_.end()) return true;
+  Lane& lane = *it->second.lane;
+  const bool drained = !abandoned_ && Drain(it->second, deadline);
+  if (!drained && !abandoned_) {
+    spdlog::warn(
+        "{} was taken away before its records were finished; its next owner decides "
+        "them again from offset {}",
+        lane.name(), lane.checkpointed_offset().value_or(Offset(-1)).value());
+  }
+  Close(p);
+  return drained;
+}
+
+void Pipeline::Drop(PartitionId p) { Close(p); }
+
+void Pipeline::Close(PartitionId p) {
+  lanes_.erase(p);  // closes the shard
+  backpressure_.Forget(p);
+}
+
+Status Pipeline::Shutdown(Duration timeout) {
+  const auto deadline = clock_.SteadyNow() + timeout;
+  std::vector<PartitionId> all;
+  for (const auto& [p, open] : lanes_) all.push_back(p);
+  source_.Pause(all);  // no more reading; what was read gets its output
+  Status result;
+  for (auto& [p, open] : lanes_) {
+    if (abandoned_) break;
+    if (!Drain(open, deadline)) {
+      result = Status::DeadlineExceeded(
+          "shutdown: " + open.lane->name() + " could not be finished within " +
+          FormatDuration(timeout) +
+          "; its records after the last checkpoint will be processed again on the next start");
+      break;
+    }
+  }
+  if (!fatal_.ok()) result = fatal_;
+  abandoned_ = true;  // everything that could be finished is
+  lanes_.clear();
+  return result;
+}
+
+}  // namespace pagesieve::pipeline

@@ -1,0 +1,33 @@
+#include "pipeline/timed_tier_stores.h"
+
+namespace pagesieve::pipeline {
+namespace {
+
+// Runs `lookup`, observing its duration into `into`.
+template <typename F>
+auto Timed(const Clock& clock, metrics::Histogram* into, F&& lookup) {
+  const Clock::SteadyTime start = clock.SteadyNow();
+  auto result = lookup();
+  into->ObserveDuration(clock.SteadyNow() - start);
+  return result;
+}
+
+}  // namespace
+
+StatusOr<store::UrlLookup> TimedTierStores::LookupUrl(std::string_view scope, const Digest128& url,
+                                                      const store::OriginFilter& filter) {
+  return Timed(clock_, timers_.url, [&] { return inner_.LookupUrl(scope, url, filter); });
+}
+
+StatusOr<std::optional<store::ContentEntry>> TimedTierStores::LookupContent(
+    std::string_view scope, const Digest128& content, const store::OriginFilter& filter) {
+  return Timed(clock_, timers_.exact, [&] { return inner_.LookupContent(scope, content, filter); });
+}
+
+StatusOr<std::optional<store::NearMatch>> TimedTierStores::FindNear(
+    std::string_view scope, uint64_t simhash, int max_distance, const store::OriginFilter& filter) {
+  return Timed(clock_, timers_.near,
+               [&] { return inner_.FindNear(scope, simhash, max_distance, filter); });
+}
+
+}  // namespace pagesieve::pipeline

@@ -1,0 +1,160 @@
+#include "run/assignment.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace pagesieve::run {
+namespace {
+
+constexpr Duration kQueryTimeout = std::chrono::seconds(10);
+
+}  // namespace
+
+Assignment::Assignment(const kafka::KafkaOptions& kafka, const RunOptions& run,
+                       kafka::Consumer& consumer, ChangelogRestorer* restorer,
+                       UnownedShards* unowned, RunMetrics& metrics, const Clock& clock)
+    : kafka_(kafka),
+      run_(run),
+      consumer_(consumer),
+      restorer_(restorer),
+      unowned_(unowned),
+      metrics_(metrics),
+      clock_(clock) {}
+
+StatusOr<Offset> Assignment::StartOffset(PartitionId p, const std::optional<Offset>& checkpointed) {
+  PS_ASSIGN_OR_RETURN(auto marks, consumer_.QueryWatermarks(p, kQueryTimeout));
+  const auto [low, high] = marks;
+  const bool first_time = started_once_.insert(p).second;
+  if (first_time) {
+    switch (run_.from.kind) {
+      case StartPosition::Kind::kEarliest:
+        return Offset(low);
+      case StartPosition::Kind::kLatest:
+        return Offset(high);
+      case StartPosition::Kind::kTime: {
+        StatusOr<std::optional<Offset>> found =
+            consumer_.OffsetForTime(p, run_.from.time.AsTimePoint(), kQueryTimeout);
+        if (!found.ok()) return found.status().WithContext("offsets for --from time");
+        return found->value_or(Offset(high));  // none that late: start at the end
+      }
+      case StartPosition::Kind::kCheckpoint:
+        break;
+    }
+  }
+  // The shard's checkpoint wins over the group's committed offset: state and
+  // position were saved together.
+  if (checkpointed) return Offset(std::clamp(checkpointed->value(), low, high));
+  StatusOr<std::optional<Offset>> committed = consumer_.Committed(p, kQueryTimeout);
+  if (committed.ok() && *committed) {
+    // State that is missing or behind (a new machine): the records from the
+    // committed offset on are decided against what state there is.
+    return Offset(std::clamp((*committed)->value(), low, high));
+  }
+  return Offset(low);  // a new group: from the earliest record
+}
+
+StatusOr<std::pair<PartitionId, Offset>> Assignment::Open(PartitionId p, pipeline::Lanes& lanes) {
+  PS_ASSIGN_OR_RETURN(std::optional<Offset> checkpointed, lanes.Open(p));
+  PS_ASSIGN_OR_RETURN(Offset start, StartOffset(p, checkpointed));
+  lanes.StartAt(p, start);
+  if (unowned_ != nullptr) unowned_->Owned(p);
+  spdlog::info("assigned {}-{}: starting at offset {}{}", consumer_.topic(), p.value(),
+               start.value(), checkpointed ? " (shard checkpoint)" : "");
+  return std::make_pair(p, start);
+}
+
+Status Assignment::TakeUp(const std::vector<PartitionId>& partitions, pipeline::Lanes& lanes) {
+  std::vector<std::pair<PartitionId, Offset>> positions;
+  Status failed;
+  for (PartitionId p : partitions) {
+    StatusOr<std::pair<PartitionId, Offset>> one = Open(p, lanes);
+    if (!one.ok()) {
+      failed = one.status().WithContext("partition " + std::to_string(p.value()));
+      break;
+    }
+    positions.push_back(*one);
+  }
+  PS_RETURN_IF_ERROR(failed);
+  return consumer_.Assign(positions);
+}
+
+void Assignment::OnAssigned(const std::vector<PartitionId>& partitions, pipeline::Lanes& lanes) {
+  metrics_.rebalances.WithLabels({"assign"}).Inc();
+  std::vector<PartitionId> now;
+  for (PartitionId p : partitions) {
+    if (unowned_ != nullptr) unowned_->Owned(p);
+    if (restorer_ != nullptr) {
+      // A shard behind the changelog is restored first; its partition is
+      // taken up when that is done (AdvanceRestores).
+      StatusOr<bool> restoring = restorer_->Begin(p);
+      if (!restoring.ok()) {
+        fatal_ = restoring.status().WithContext("partition " + std::to_string(p.value()));
+        continue;
+      }
+      if (*restoring) continue;
+    }
+    now.push_back(p);
+  }
+  const Status taken = TakeUp(now, lanes);
+  if (!taken.ok()) fatal_ = taken;
+  // librdkafka calls this at the end of every cooperative rebalance, even
+  // with nothing new: joined, and ready once every assigned shard is open.
+  UpdateReadiness();
+}
+
+Status Assignment::AdvanceRestores(pipeline::Lanes& lanes) {
+  if (!restoring()) return Status::Ok();
+  PS_ASSIGN_OR_RETURN(std::vector<PartitionId> done,
+                      restorer_->Advance(std::chrono::milliseconds(50)));
+  if (done.empty()) return Status::Ok();
+  PS_RETURN_IF_ERROR(TakeUp(done, lanes));
+  UpdateReadiness();
+  return Status::Ok();
+}
+
+void Assignment::UpdateReadiness() { metrics_.SetReady(fatal_.ok() && !restoring()); }
+
+std::vector<PartitionId> Assignment::StopRestoring(const std::vector<PartitionId>& partitions) {
+  std::vector<PartitionId> assigned;
+  for (PartitionId p : partitions) {
+    if (unowned_ != nullptr) unowned_->NotOwned(p);
+    if (restoring(p)) {
+      restorer_->Cancel(p);
+    } else {
+      assigned.push_back(p);
+    }
+  }
+  UpdateReadiness();
+  return assigned;
+}
+
+void Assignment::OnRevoked(const std::vector<PartitionId>& all, pipeline::Lanes& lanes) {
+  metrics_.rebalances.WithLabels({"revoke"}).Inc();
+  const std::vector<PartitionId> partitions = StopRestoring(all);
+  const auto deadline = clock_.SteadyNow() + run_.shutdown_timeout;
+  for (PartitionId p : partitions) {
+    if (!lanes.IsOpen(p)) continue;
+    lanes.Revoke(p, deadline);
+    spdlog::info("revoked {}-{}", consumer_.topic(), p.value());
+  }
+  if (partitions.empty()) return;
+  const Status s = consumer_.Unassign(partitions);
+  if (!s.ok()) spdlog::warn("{}", s.ToString());
+}
+
+void Assignment::OnLost(const std::vector<PartitionId>& all, pipeline::Lanes& lanes) {
+  // Another member may own these already: nothing is checkpointed or
+  // committed, and what was decided since the last checkpoint is dropped.
+  metrics_.rebalances.WithLabels({"lost"}).Inc();
+  const std::vector<PartitionId> partitions = StopRestoring(all);
+  for (PartitionId p : partitions) {
+    spdlog::warn("lost {}-{}: dropping its work since the last checkpoint", consumer_.topic(),
+                 p.value());
+    lanes.Drop(p);
+  }
+  if (partitions.empty()) return;
+  (void)consumer_.Unassign(partitions);
+}
+
+}  // namespace pagesieve::run

@@ -1,0 +1,28 @@
+#include "run/backfill_ends.h"
+
+namespace pagesieve::run {
+
+Status BackfillEnds::Compute(kafka::Consumer& consumer, int32_t partitions) {
+  known_ = true;
+  if (!enabled()) return Status::Ok();
+  for (int32_t i = 0; i < partitions; ++i) {
+    const PartitionId p(i);
+    PS_ASSIGN_OR_RETURN(auto marks, consumer.QueryWatermarks(p, std::chrono::seconds(10)));
+    Offset end(marks.second);
+    if (until_.kind == EndPosition::Kind::kTime) {
+      StatusOr<std::optional<Offset>> at =
+          consumer.OffsetForTime(p, until_.time.AsTimePoint(), std::chrono::seconds(10));
+      if (at.ok() && *at) end = **at;
+    }
+    ends_[p] = end;
+  }
+  return Status::Ok();
+}
+
+std::optional<Offset> BackfillEnds::EndOf(PartitionId partition) const {
+  auto it = ends_.find(partition);
+  if (it == ends_.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace pagesieve::run

@@ -1,0 +1,192 @@
+#include "run/kafka_stage.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "pipeline/decide_stage.h"
+#include "run/rekey_stage.h"
+#include "run/topic_checks.h"
+
+namespace pagesieve::run {
+namespace {
+
+Status CheckWritable(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string probe = dir + "/.pagesieve-write-probe";
+  {
+    std::ofstream out(probe);
+    out << "ok";
+    if (!out) {
+      return Status::FailedPrecondition("state directory '" + dir +
+                                        "' is not writable: " + std::strerror(errno));
+    }
+  }
+  std::filesystem::remove(probe, ec);
+  return Status::Ok();
+}
+
+}  // namespace
+
+KafkaStage::KafkaStage(kafka::KafkaOptions kafka, engine::EngineOptions engine,
+                       store::StateEnvOptions state, RunOptions run, const Clock& clock,
+                       const std::atomic<bool>& stop_requested, RunMetrics* metrics)
+    : kafka_(std::move(kafka)),
+      engine_(std::move(engine)),
+      state_options_(std::move(state)),
+      run_(run),
+      clock_(clock),
+      stop_requested_(stop_requested),
+      metrics_(metrics) {
+  if (metrics_ == nullptr) {
+    own_registry_ = std::make_unique<metrics::Registry>();
+    own_metrics_ = std::make_unique<RunMetrics>(*own_registry_);
+    metrics_ = own_metrics_.get();
+  }
+  sampler_.emplace(*metrics_, run_.sample_interval, clock_);
+}
+
+KafkaStage::~KafkaStage() {
+  if (pipeline_ && source_) {
+    pipeline_->Abandon();  // an error path: leave state at its last checkpoint
+    source_->Close(*pipeline_);
+  }
+}
+
+pipeline::PipelineOptions KafkaStage::PipelineOptionsOf() const {
+  pipeline::PipelineOptions o;
+  o.input_name = kafka_.input_topic;
+  // Decoding what the re-keying stage prepared needs no more than one.
+  o.threads = run_.stage == StageKind::kDecideRekeyed ? 1 : run_.threads;
+  o.lane.batch_records = run_.batch_records;
+  o.lane.batch_linger = run_.batch_linger;
+  o.lane.checkpoint = {run_.checkpoint_interval, std::nullopt};
+  if (kafka_.changelog.enabled && stateful()) o.lane.changelog_topic = kafka_.changelog.topic;
+  o.lane.processing_latency = &metrics_->processing_latency;
+  o.lane.changelog_records = &metrics_->changelog_records;
+  o.max_pending_bytes = run_.max_pending_bytes;
+  o.max_unacknowledged = run_.max_unacknowledged;
+  if (stateful()) {
+    o.lookup_timers = pipeline::TimedTierStores::Timers{
+        &metrics_->url_lookup, &metrics_->exact_lookup, &metrics_->near_lookup};
+  }
+  o.fingerprint_time = &metrics_->fingerprint_time;
+  return o;
+}
+
+std::unique_ptr<pipeline::Stage> KafkaStage::MakeStage() const {
+  switch (run_.stage) {
+    case StageKind::kRekey:
+      return std::make_unique<RekeyStage>(engine_, clock_, kafka_);
+    case StageKind::kDecideRekeyed:
+      return std::make_unique<pipeline::DecideStage>(
+          engine_, clock_, *format_, pipeline::DecideStage::Input::kRepartitionRecords);
+    case StageKind::kDecide:
+      break;
+  }
+  return std::make_unique<pipeline::DecideStage>(engine_, clock_, *format_);
+}
+
+Status KafkaStage::Start() {
+  if (stateful()) {
+    PS_RETURN_IF_ERROR(CheckWritable(state_options_.dir));
+    PS_ASSIGN_OR_RETURN(state_, store::StateEnv::Create(state_options_));
+  }
+  PS_ASSIGN_OR_RETURN(sink_, kafka::KafkaSink::Create(kafka_, &metrics_->delivery_errors));
+  PS_ASSIGN_OR_RETURN(source_, KafkaSource::Create(kafka_, run_, *metrics_, clock_));
+  PS_ASSIGN_OR_RETURN(int32_t input_partitions, CheckTopics(source_->consumer(), kafka_, run_.stage,
+                                                            clock_, stop_requested_));
+  if (kafka_.changelog.enabled && stateful()) {
+    restorer_ =
+        std::make_unique<ChangelogRestorer>(kafka_, *state_, engine_.shard, clock_, *metrics_);
+    PS_RETURN_IF_ERROR(restorer_->Init());
+    unowned_.emplace(*state_, kafka_.input_topic, kafka_.changelog.revoked_shard_grace, clock_);
+    unowned_->NoteExisting();
+  }
+  format_ = std::make_unique<kafka::KafkaFormat>(kafka_.output, engine_.fields.body,
+                                                 engine_.fields.body_base64);
+  stage_ = MakeStage();
+  pipeline_ = std::make_unique<pipeline::Pipeline>(
+      *source_, *sink_, *stage_,
+      [this](PartitionId p) { return state_->OpenShard(kafka_.input_topic, p, engine_.shard); },
+      PipelineOptionsOf(), clock_);
+  // The stage reading the repartition topic learns its backfill ends once
+  // the re-keying stage is done (KafkaSource::Poll).
+  PS_RETURN_IF_ERROR(source_->Start(input_partitions, restorer_.get(),
+                                    unowned_ ? &*unowned_ : nullptr,
+                                    run_.stage == StageKind::kDecideRekeyed));
+  spdlog::info("{}consuming {} as group {} ({} partitions), {} {} threads",
+               run_.stage == StageKind::kRekey ? "re-keying stage: " : "", kafka_.input_topic,
+               kafka_.group_id, input_partitions, PipelineOptionsOf().threads,
+               run_.stage == StageKind::kDecideRekeyed ? "decoding" : "fingerprinting");
+  started_ = true;
+  return Status::Ok();
+}
+
+StatusOr<RunSummary> KafkaStage::Run() {
+  if (!started_) PS_RETURN_IF_ERROR(Start());
+  last_progress_ = clock_.SteadyNow();
+  RunSummary summary;
+  while (!stop_requested_.load()) {
+    Status s = Step();
+    if (!s.ok()) {
+      metrics_->SetReady(false);
+      pipeline_->Abandon();
+      return s;
+    }
+    if (pipeline_->Done()) {
+      summary.backfill_complete = true;
+      break;
+    }
+  }
+  metrics_->SetReady(false);  // stopping: no longer a member to send traffic to
+  PS_RETURN_IF_ERROR(Shutdown());
+  metrics_->AddCounts(pipeline_->counts());
+  LogProgress(true);
+  summary.counts = pipeline_->counts();
+  return summary;
+}
+
+Status KafkaStage::Step() {
+  PS_RETURN_IF_ERROR(pipeline_->Step());
+  metrics_->AddCounts(pipeline_->counts());
+  LogProgress(false);
+  sampler_->Maybe(*pipeline_, source_->consumer(), sink_->unacknowledged());
+  if (unowned_) {
+    unowned_->RemoveExpired([this](PartitionId p) { return source_->Owns(p, *pipeline_); });
+  }
+  return Status::Ok();
+}
+
+Status KafkaStage::Shutdown() {
+  spdlog::info("stopping: finishing in-flight records");
+  const Status result = pipeline_->Shutdown(run_.shutdown_timeout);
+  source_->Close(*pipeline_);  // leaves the group
+  sink_->Flush(std::chrono::seconds(1));
+  return result;
+}
+
+void KafkaStage::LogProgress(bool force) {
+  const auto now = clock_.SteadyNow();
+  if (!force && now - last_progress_ < run_.progress_interval) return;
+  const engine::VerdictCounts& counts = pipeline_->counts();
+  const double secs = std::chrono::duration<double>(now - last_progress_).count();
+  const double rate = secs > 0 ? (counts.records - records_at_last_progress_) / secs : 0;
+  std::string lag;
+  for (const pipeline::Pipeline::LaneInfo& lane : pipeline_->lanes()) {
+    if (auto marks = source_->consumer().CachedWatermarks(lane.partition)) {
+      lag += " " + std::to_string(lane.partition.value()) + ":" +
+             std::to_string(std::max<int64_t>(0, marks->second - lane.next_offset.value()));
+    }
+  }
+  spdlog::info("{} records ({:.0f}/s): {}; lag by partition:{}", counts.records, rate,
+               counts.Summary(), lag.empty() ? " none assigned" : lag);
+  last_progress_ = now;
+  records_at_last_progress_ = counts.records;
+}
+
+}  // namespace pagesieve::run

@@ -1,0 +1,27 @@
+#include "run/rekey_stage.h"
+
+#include "kafka/output_messages.h"
+
+namespace pagesieve::run {
+
+engine::PreparePool::PrepareFnFactory RekeyStage::PrepareFactory() const {
+  return engine::PreparePool::EventPreparers(options_, clock_);
+}
+
+StatusOr<pipeline::OutputMessage> RekeyStage::Process(engine::PreparedRecord record,
+                                                      const pipeline::SourceRecord& input,
+                                                      store::TierStores*,
+                                                      engine::VerdictCounts& counts) {
+  counts.AddRekeyed();
+  return kafka::RepartitionMessage(std::move(record), input, kafka_.rekey.topic,
+                                   kafka_.output.include_body, options_.fields.body,
+                                   options_.fields.body_base64);
+}
+
+pipeline::OutputMessage RekeyStage::DeadLetter(const pipeline::SourceRecord& input,
+                                               const Status& error, engine::VerdictCounts& counts) {
+  counts.AddDeadLetter();
+  return kafka::DeadLetterMessage(input, error, kafka_.output);
+}
+
+}  // namespace pagesieve::run

@@ -1,0 +1,103 @@
+#include "run/topic_checks.h"
+
+#include <spdlog/spdlog.h>
+
+#include <map>
+#include <string>
+
+#include "common/duration.h"
+#include "kafka/topic_admin.h"
+
+namespace pagesieve::run {
+namespace {
+
+using TopicCounts = std::map<std::string, int32_t>;
+
+StatusOr<TopicCounts> WaitForBroker(kafka::Consumer& consumer, const kafka::KafkaOptions& kafka,
+                                    const Clock& clock, const std::atomic<bool>& stop_requested) {
+  const auto deadline = clock.SteadyNow() + kafka.startup_timeout;
+  for (;;) {
+    StatusOr<TopicCounts> topics = consumer.TopicPartitions(std::chrono::seconds(2));
+    if (topics.ok()) return topics;
+    if (stop_requested.load()) return Status::Aborted("stopped while waiting for Kafka");
+    if (clock.SteadyNow() >= deadline) {
+      return Status::Unavailable("cannot reach Kafka at " + kafka.bootstrap_servers + " within " +
+                                 FormatDuration(kafka.startup_timeout) + " (" +
+                                 topics.status().message() + "; kafka.startup_timeout)");
+    }
+  }
+}
+
+int32_t PartitionsOf(const TopicCounts& topics, const std::string& name) {
+  auto it = topics.find(name);
+  return it == topics.end() ? 0 : it->second;
+}
+
+// Creates the changelog topic when it has no partitions (missing); refuses
+// one whose partition count is not the input's.
+Status EnsureChangelogTopic(const kafka::KafkaOptions& kafka, int32_t existing, int32_t input) {
+  const std::string& topic = kafka.changelog.topic;
+  if (existing == input) return Status::Ok();
+  if (existing != 0) {
+    return Status::FailedPrecondition(
+        "changelog topic '" + topic + "' has " + std::to_string(existing) +
+        " partitions, the input topic '" + kafka.input_topic + "' " + std::to_string(input) +
+        ": the changelog needs one partition per input partition (changelog.topic)");
+  }
+  // Compacted: the latest record of each key is the state; tombstones of
+  // expired entries remove them for good.
+  spdlog::info("creating changelog topic {} ({} partitions, cleanup.policy = compact)", topic,
+               input);
+  const kafka::TopicAdmin admin(kafka.bootstrap_servers, kafka.common, kafka.startup_timeout);
+  return admin.Create({topic}, input, {{"cleanup.policy", "compact"}})
+      .WithContext("changelog.topic");
+}
+
+// The re-keying stage's output topic, created when it has no partitions.
+Status EnsureRepartitionTopic(const kafka::KafkaOptions& kafka, int32_t existing, int32_t input) {
+  if (existing > 0) return Status::Ok();  // any count: keys spread over what there is
+  const int32_t partitions = kafka.rekey.partitions > 0 ? kafka.rekey.partitions : input;
+  spdlog::info("creating repartition topic {} ({} partitions, retention {})", kafka.rekey.topic,
+               partitions, FormatDuration(kafka.rekey.retention));
+  const kafka::TopicAdmin admin(kafka.bootstrap_servers, kafka.common, kafka.startup_timeout);
+  return admin
+      .Create({kafka.rekey.topic}, partitions,
+              {{"cleanup.policy", "delete"},
+               {"retention.ms", std::to_string(kafka.rekey.retention.count())}})
+      .WithContext("input.repartition_topic");
+}
+
+}  // namespace
+
+StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptions& kafka,
+                              StageKind stage, const Clock& clock,
+                              const std::atomic<bool>& stop_requested) {
+  PS_ASSIGN_OR_RETURN(TopicCounts topics, WaitForBroker(consumer, kafka, clock, stop_requested));
+  const int32_t input = PartitionsOf(topics, kafka.input_topic);
+  if (input == 0) {
+    return Status::FailedPrecondition("input topic '" + kafka.input_topic +
+                                      "' does not exist (kafka.input_topic)");
+  }
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"output.unique", &kafka.output.unique},
+      {"output.duplicate", &kafka.output.duplicate},
+      {"output.skipped", &kafka.output.skipped},
+      {"output.dead_letter", &kafka.output.dead_letter}};
+  for (const auto& [key, topic] : outputs) {
+    if (topics.count(*topic) == 0) {
+      return Status::FailedPrecondition("output topic '" + *topic + "' does not exist (" + key +
+                                        ")");
+    }
+  }
+  if (stage == StageKind::kRekey) {
+    PS_RETURN_IF_ERROR(
+        EnsureRepartitionTopic(kafka, PartitionsOf(topics, kafka.rekey.topic), input));
+  }
+  if (kafka.changelog.enabled && stage != StageKind::kRekey) {
+    PS_RETURN_IF_ERROR(
+        EnsureChangelogTopic(kafka, PartitionsOf(topics, kafka.changelog.topic), input));
+  }
+  return input;
+}
+
+}  // namespace pagesieve::run

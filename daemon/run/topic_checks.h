@@ -1,0 +1,27 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "common/clock.h"
+#include "common/status_or.h"
+#include "kafka/consumer.h"
+#include "kafka/kafka_options.h"
+#include "run/run_options.h"
+
+namespace pagesieve::run {
+
+// The start-up checks of one stage of pagesieve run: the broker answers
+// within kafka.startup_timeout, the input and output topics exist, and the
+// topics pagesieve owns are there (created when missing: the repartition
+// topic for the re-keying stage, the changelog for a stage with state; a
+// changelog whose partition count is not the input's is refused). Every
+// check fails with one clear line naming the setting at fault, before any
+// record is read.
+//
+// Returns the input topic's partition count.
+StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptions& kafka,
+                              StageKind stage, const Clock& clock,
+                              const std::atomic<bool>& stop_requested);
+
+}  // namespace pagesieve::run

@@ -1,0 +1,426 @@
+// One lane's protocol, driven by hand without a broker: batches, in-order
+// processing, dead letters, and the checkpoint rule (behind acknowledged
+// output, behind the changelog). The same code runs every partition of
+// pagesieve run and the single lane of pagesieve dedup.
+#include "pipeline/lane.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "engine/record_preparer.h"
+#include "engine/repartition_record.h"
+#include "pipeline/decide_stage.h"
+#include "pipeline_fakes.h"
+#include "pipeline_test_env.h"
+#include "run/rekey_stage.h"
+#include "store/changelog.h"
+
+namespace pagesieve::pipeline::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using Json = nlohmann::json;
+
+class LaneTest : public PipelineTestBase {
+ protected:
+  void SetUp() override {
+    PipelineTestBase::SetUp();
+    preparer_ = std::make_unique<engine::RecordPreparer>(engine_, clock_);
+    options_.batch_records = 2;
+    options_.batch_linger = std::chrono::milliseconds(50);
+    options_.checkpoint = {std::chrono::seconds(1), std::nullopt};
+    Open(Offset(0));
+  }
+
+  void Open(std::optional<Offset> start) {
+    lane_.reset();
+    auto shard = OpenShard(PartitionId(2));
+    ASSERT_TRUE(shard.ok()) << shard.status().ToString();
+    lane_ = std::make_unique<Lane>("pages-2", PartitionId(2), std::move(shard).value(), nullptr,
+                                   options_, stage_, clock_);
+    if (start) lane_->StartAt(*start);
+  }
+
+  // Hands out every ready batch of `lane` and prepares it on the spot with
+  // `prepare`; held back instead of delivered when `deliver` is false.
+  std::vector<uint64_t> PrepareAll(Lane& lane, const engine::PreparePool::PrepareFn& prepare,
+                                   bool deliver = true) {
+    std::vector<uint64_t> seqs;
+    uint64_t seq = 0;
+    while (auto batch = lane.TakeBatch(/*flush=*/true, &seq)) {
+      for (const engine::InputRecord& r : batch->records) batch->results.push_back(prepare(r));
+      if (deliver) {
+        lane.Prepared(seq, std::move(batch));
+      } else {
+        held_.emplace(seq, std::move(batch));
+      }
+      seqs.push_back(seq);
+    }
+    return seqs;
+  }
+  std::vector<uint64_t> PrepareAll(bool deliver = true) {
+    return PrepareAll(
+        *lane_, [this](const engine::InputRecord& r) { return preparer_->Prepare(r); }, deliver);
+  }
+
+  Status Process() { return lane_->Process(sink_, 1'000'000, counts_); }
+
+  std::unique_ptr<engine::RecordPreparer> preparer_;
+  DecideStage stage_{engine_, clock_, format_};
+  LaneOptions options_;
+  std::unique_ptr<Lane> lane_;
+  std::map<uint64_t, std::unique_ptr<engine::PrepareBatch>> held_;
+  RecordingSink sink_;
+  engine::VerdictCounts counts_;
+};
+
+TEST_F(LaneTest, BatchesAreHandedOutWhenFullOrAfterTheLinger) {
+  uint64_t seq = 0;
+  lane_->Add(Record(0, "https://a.example/0", 0));
+  EXPECT_EQ(lane_->TakeBatch(false, &seq), nullptr);  // neither full nor old
+  clock_.Advance(std::chrono::milliseconds(50));
+  auto old = lane_->TakeBatch(false, &seq);
+  ASSERT_NE(old, nullptr);
+  EXPECT_EQ(old->size(), 1u);
+  lane_->Add(Record(1, "https://a.example/1", 1));
+  lane_->Add(Record(2, "https://a.example/2", 2));
+  auto full = lane_->TakeBatch(false, &seq);
+  ASSERT_NE(full, nullptr);
+  EXPECT_EQ(full->size(), 2u);
+  EXPECT_EQ(full->records[0].default_event_id, "pages-2-1");
+  EXPECT_EQ(full->records[0].source->offset, Offset(1));
+}
+
+TEST_F(LaneTest, ProcessesInOffsetOrderWhateverOrderBatchesArePreparedIn) {
+  for (int i = 0; i < 6; ++i) lane_->Add(Record(i, "https://a.example/" + std::to_string(i), i));
+  std::vector<uint64_t> seqs = PrepareAll(/*deliver=*/false);
+  ASSERT_EQ(seqs.size(), 3u);
+  lane_->Prepared(2, std::move(held_[2]));
+  ASSERT_TRUE(Process().ok());
+  EXPECT_TRUE(sink_.sent.empty());  // batch 0 is not ready: nothing may be decided
+  lane_->Prepared(0, std::move(held_[0]));
+  lane_->Prepared(1, std::move(held_[1]));
+  ASSERT_TRUE(Process().ok());
+  EXPECT_THAT(EventIds(sink_.sent), ElementsAre("e0", "e1", "e2", "e3", "e4", "e5"));
+  EXPECT_EQ(lane_->next_offset(), Offset(6));
+}
+
+TEST_F(LaneTest, VerdictsGoToTheTopicOfTheirKindWithKeyAndHeaders) {
+  lane_->Add(Record(0, "https://a.example/x", 1));
+  lane_->Add(Record(1, "https://a.example/x?utm_source=y", 1));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  ASSERT_EQ(sink_.sent.size(), 2u);
+  EXPECT_EQ(sink_.sent[0].topic, "u");
+  EXPECT_EQ(sink_.sent[1].topic, "d");
+  EXPECT_EQ(sink_.sent[1].key, "site");
+  EXPECT_THAT(sink_.sent[1].headers,
+              ElementsAre(std::pair<std::string, std::string>(kafka::kVerdictHeader, "duplicate"),
+                          std::pair<std::string, std::string>(kafka::kTierHeader, "url")));
+  Json v = Json::parse(sink_.sent[1].value);
+  EXPECT_EQ(v["source"]["partition"], 2);
+  EXPECT_EQ(v["source"]["offset"], 1);
+}
+
+TEST_F(LaneTest, BadRecordsAreDeadLetteredWithTheirOriginalBytes) {
+  SourceRecord bad = Record(0, "https://a.example/", 0);
+  bad.value = "not json at all";
+  lane_->Add(bad);
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  ASSERT_EQ(sink_.sent.size(), 1u);
+  const OutputMessage& m = sink_.sent[0];
+  EXPECT_EQ(m.topic, "dlq");
+  EXPECT_EQ(m.value, "not json at all");
+  EXPECT_EQ(m.key, "site");
+  std::map<std::string, std::string> h(m.headers.begin(), m.headers.end());
+  EXPECT_EQ(h["trace"], "t0");  // original headers kept
+  EXPECT_THAT(h[kafka::kErrorHeader], HasSubstr("not a JSON object"));
+  EXPECT_EQ(h[kafka::kSourceTopicHeader], "pages");
+  EXPECT_EQ(h[kafka::kSourcePartitionHeader], "2");
+  EXPECT_EQ(h[kafka::kSourceOffsetHeader], "0");
+  EXPECT_EQ(counts_.dead_letters, 1);
+}
+
+TEST_F(LaneTest, CheckpointWaitsUntilEverythingSentIsAcknowledged) {
+  lane_->Add(Record(0, "https://a.example/0", 0));
+  lane_->Add(Record(1, "https://a.example/1", 1));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  clock_.Advance(std::chrono::seconds(1));
+  StatusOr<std::optional<Offset>> early = lane_->MaybeCheckpoint(sink_, false);
+  ASSERT_TRUE(early.ok());
+  EXPECT_FALSE(early->has_value()) << "checkpointed before acknowledgements";
+  sink_.AckAll();
+  StatusOr<std::optional<Offset>> done = lane_->MaybeCheckpoint(sink_, false);
+  ASSERT_TRUE(done.ok());
+  EXPECT_EQ(*done, Offset(2));
+  // The shard has it: a restart resumes at 2.
+  Open(std::nullopt);
+  EXPECT_EQ(lane_->checkpointed_offset(), Offset(2));
+}
+
+TEST_F(LaneTest, NothingNewIsProcessedWhileACheckpointWaits) {
+  lane_->Add(Record(0, "https://a.example/0", 0));
+  lane_->Add(Record(1, "https://a.example/1", 1));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  clock_.Advance(std::chrono::seconds(2));  // a checkpoint is due, acks are not in
+  lane_->Add(Record(2, "https://a.example/2", 2));
+  lane_->Add(Record(3, "https://a.example/3", 3));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  EXPECT_EQ(sink_.sent.size(), 2u);
+  sink_.AckAll();
+  ASSERT_EQ(*lane_->MaybeCheckpoint(sink_, false), Offset(2));  // exactly the acknowledged prefix
+  ASSERT_TRUE(Process().ok());
+  EXPECT_EQ(sink_.sent.size(), 4u);
+}
+
+TEST_F(LaneTest, ACountPolicyCheckpointsEveryNRecords) {
+  options_.checkpoint = {std::nullopt, 3};  // pagesieve dedup's kind of policy
+  Open(Offset(0));
+  for (int i = 0; i < 4; ++i) lane_->Add(Record(i, "https://a.example/" + std::to_string(i), i));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  EXPECT_EQ(sink_.sent.size(), 4u);  // two batches of two: the first three come and one more
+  sink_.AckAll();
+  clock_.Advance(std::chrono::hours(1));  // time does not matter to this policy
+  EXPECT_EQ(*lane_->MaybeCheckpoint(sink_, false), Offset(4));
+  EXPECT_FALSE(lane_->MaybeCheckpoint(sink_, false)->has_value());
+}
+
+TEST_F(LaneTest, TheChangelogGetsACheckpointBeforeTheShardDoes) {
+  options_.changelog_topic = "changelog";
+  Open(Offset(0));
+  lane_->Add(Record(0, "https://a.example/0", 0));
+  lane_->Add(Record(1, "https://a.example/1", 1));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  sink_.AckAll();  // the two verdicts: log offsets 0 and 1
+  clock_.Advance(std::chrono::seconds(1));
+  const size_t verdicts = sink_.sent.size();
+
+  StatusOr<std::optional<Offset>> shipping = lane_->MaybeCheckpoint(sink_, false);
+  ASSERT_TRUE(shipping.ok()) << shipping.status().ToString();
+  EXPECT_FALSE(shipping->has_value()) << "checkpointed before the changelog acknowledged";
+  ASSERT_GT(sink_.sent.size(), verdicts);
+  for (size_t i = verdicts; i < sink_.sent.size(); ++i) {
+    EXPECT_EQ(sink_.sent[i].topic, "changelog");
+    EXPECT_EQ(sink_.sent[i].partition, 2);  // the input partition's
+  }
+  EXPECT_EQ(sink_.sent.back().key, store::ChangelogMarkerKey());
+  // While the records travel, nothing new is processed: the shard is theirs.
+  lane_->Add(Record(2, "https://a.example/2", 2));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  const size_t shipped = sink_.sent.size();
+  EXPECT_FALSE(lane_->Drained());
+
+  sink_.AckAll();
+  StatusOr<std::optional<Offset>> done = lane_->MaybeCheckpoint(sink_, false);
+  ASSERT_TRUE(done.ok());
+  EXPECT_EQ(*done, Offset(2));
+  EXPECT_EQ(lane_->shard()->changelog_next(), Offset(static_cast<int64_t>(shipped)));
+  ASSERT_TRUE(Process().ok());
+  EXPECT_EQ(sink_.sent.size(), shipped + 1);  // record 2's verdict, now
+}
+
+TEST_F(LaneTest, AFailedDeliveryStopsTheLaneWithoutCheckpointing) {
+  lane_->Add(Record(0, "https://a.example/0", 0));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  sink_.FailNext("Broker: Message size too large");
+  StatusOr<std::optional<Offset>> r = lane_->MaybeCheckpoint(sink_, true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("Message size too large"));
+  EXPECT_THAT(r.status().message(), HasSubstr("pages-2"));
+  Open(std::nullopt);
+  EXPECT_FALSE(lane_->checkpointed_offset().has_value());
+}
+
+TEST_F(LaneTest, AFullSinkKeepsProcessedOutputAndSendsItLaterInOrder) {
+  for (int i = 0; i < 4; ++i) lane_->Add(Record(i, "https://a.example/" + std::to_string(i), i));
+  PrepareAll();
+  sink_.set_refuse(true);
+  ASSERT_TRUE(Process().ok());
+  EXPECT_TRUE(sink_.sent.empty());
+  EXPECT_FALSE(lane_->Drained());
+  sink_.set_refuse(false);
+  ASSERT_TRUE(Process().ok());
+  EXPECT_THAT(EventIds(sink_.sent), ElementsAre("e0", "e1", "e2", "e3"));
+  sink_.AckAll();
+  EXPECT_TRUE(lane_->Drained());
+}
+
+TEST_F(LaneTest, StopsProcessingAtTheUnacknowledgedLimit) {
+  for (int i = 0; i < 4; ++i) lane_->Add(Record(i, "https://a.example/" + std::to_string(i), i));
+  PrepareAll();
+  ASSERT_TRUE(lane_->Process(sink_, 2, counts_).ok());
+  EXPECT_EQ(sink_.sent.size(), 2u);  // one batch, then the limit
+  sink_.AckAll();
+  ASSERT_TRUE(lane_->Process(sink_, 2, counts_).ok());
+  EXPECT_EQ(sink_.sent.size(), 4u);
+}
+
+TEST_F(LaneTest, RecordsBeforeTheStartAreIgnoredAndGapsAccepted) {
+  Open(Offset(10));
+  EXPECT_FALSE(lane_->Add(Record(8, "https://a.example/8", 8)));  // already decided before
+  EXPECT_TRUE(lane_->Add(Record(10, "https://a.example/10", 10)));
+  EXPECT_FALSE(lane_->Add(Record(10, "https://a.example/10", 10)));  // once only
+  EXPECT_TRUE(lane_->Add(Record(13, "https://a.example/13", 13)));   // 11, 12 compacted away
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  EXPECT_THAT(EventIds(sink_.sent), ElementsAre("e10", "e13"));
+  EXPECT_EQ(lane_->next_offset(), Offset(14));
+}
+
+TEST_F(LaneTest, PendingBytesCountWhatIsReadButNotProcessed) {
+  SourceRecord r = Record(0, "https://a.example/0", 0);
+  const size_t size = r.value.size();
+  lane_->Add(r);
+  EXPECT_EQ(lane_->pending_bytes(), size);
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  EXPECT_EQ(lane_->pending_bytes(), 0u);
+}
+
+// The stream of the re-keying tests: url, exact and near duplicates, a bad
+// record, a skipped one, one without a key, and HTML bodies to forward.
+std::vector<SourceRecord> RekeyStream() {
+  std::vector<SourceRecord> records = {
+      Record(0, "https://a.example/x", 1),
+      Record(1, "https://a.example/x?utm_source=y", 1),  // url duplicate
+      Record(2, "https://a.example/y", 1),               // exact duplicate
+      Record(3, "https://a.example/bad", 0),
+      Record(4, "https://a.example/gone", 2),
+      Record(5, "https://a.example/z", 3),
+      Record(6, "https://a.example/html", 4),
+  };
+  records[3].value = "not json at all";
+  records[4].value =
+      Json{{"url", "https://a.example/gone"}, {"fetched_at", kT0 + 4}, {"status", 404}}.dump();
+  records[5].key.reset();
+  records[6].value = Json{
+      {"url", "https://a.example/html"},
+      {"fetched_at", kT0 + 6},
+      {"body", "<html><body><p>" + Article(4) + "</p></body></html>"},
+      {"event_id", "e6"}}.dump();
+  return records;
+}
+
+class RekeyLaneTest : public LaneTest {
+ protected:
+  kafka::KafkaOptions Kafka(bool include_body) {
+    kafka::KafkaOptions k;
+    k.rekey.topic = "repartition";
+    k.output = {"u", "d", "s", "dlq", include_body};
+    return k;
+  }
+};
+
+TEST_F(RekeyLaneTest, TheReKeyingStageRepublishesByScopeAndCommitsBehindAcknowledgements) {
+  const kafka::KafkaOptions kafka = Kafka(false);
+  run::RekeyStage stage(engine_, clock_, kafka);
+  Lane rekey("pages-2", PartitionId(2), nullptr, nullptr, options_, stage, clock_);
+  rekey.StartAt(Offset(0));
+  ASSERT_EQ(rekey.shard(), nullptr);
+  for (SourceRecord& r : RekeyStream()) rekey.Add(std::move(r));
+  PrepareAll(rekey, [this](const engine::InputRecord& r) { return preparer_->Prepare(r); });
+  ASSERT_TRUE(rekey.Process(sink_, 1'000'000, counts_).ok());
+  ASSERT_EQ(sink_.sent.size(), 7u);
+  EXPECT_EQ(sink_.sent[3].topic, "dlq");  // bad records are dead-lettered here, not forwarded
+  for (size_t i : {0, 1, 2, 4, 5, 6}) {
+    const OutputMessage& m = sink_.sent[i];
+    EXPECT_EQ(m.topic, "repartition");
+    EXPECT_EQ(m.key, "a.example");  // the scope
+    StatusOr<engine::PreparedRecord> r = engine::DecodeRepartitionRecord(m.value);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->offset, Offset(static_cast<int64_t>(i)));
+    EXPECT_EQ(r->source->topic, "pages");
+  }
+  EXPECT_EQ(counts_.rekeyed, 6);
+  EXPECT_EQ(counts_.dead_letters, 1);
+  // No shard: the "checkpoint" is the offset to commit, once acknowledged.
+  StatusOr<std::optional<Offset>> early = rekey.MaybeCheckpoint(sink_, true);
+  ASSERT_TRUE(early.ok());
+  EXPECT_FALSE(early->has_value());
+  sink_.AckAll();
+  StatusOr<std::optional<Offset>> done = rekey.MaybeCheckpoint(sink_, true);
+  ASSERT_TRUE(done.ok()) << done.status().ToString();
+  EXPECT_EQ(*done, Offset(7));
+}
+
+// Re-keying and deciding from the repartition topic must publish what
+// deciding the input directly publishes: same topics, keys, headers and
+// verdict bytes, including the original source and the forwarded body.
+TEST_F(RekeyLaneTest, ReKeyedRecordsGetTheVerdictsOfTheInputDecidedDirectly) {
+  lane_.reset();  // this test opens its own lanes of partition 2
+  const kafka::KafkaOptions kafka = Kafka(true);
+  const kafka::KafkaFormat format(kafka.output, "body", "body_base64");
+  DecideStage direct_stage(engine_, clock_, format);
+  auto shard = OpenShard(PartitionId(2));
+  ASSERT_TRUE(shard.ok());
+  Lane direct("pages-2", PartitionId(2), std::move(shard).value(), nullptr, options_, direct_stage,
+              clock_);
+  for (SourceRecord& r : RekeyStream()) direct.Add(std::move(r));
+  PrepareAll(direct, [this](const engine::InputRecord& r) { return preparer_->Prepare(r); });
+  RecordingSink direct_sink;
+  ASSERT_TRUE(direct.Process(direct_sink, 1'000'000, counts_).ok());
+
+  run::RekeyStage rekey_stage(engine_, clock_, kafka);
+  Lane rekey("pages-2", PartitionId(2), nullptr, nullptr, options_, rekey_stage, clock_);
+  RecordingSink repartition;
+  for (SourceRecord& r : RekeyStream()) rekey.Add(std::move(r));
+  PrepareAll(rekey, [this](const engine::InputRecord& r) { return preparer_->Prepare(r); });
+  ASSERT_TRUE(rekey.Process(repartition, 1'000'000, counts_).ok());
+
+  DecideStage rekeyed_stage(engine_, clock_, format, DecideStage::Input::kRepartitionRecords);
+  auto repartition_shard = OpenShard(PartitionId(0), "repartition");
+  ASSERT_TRUE(repartition_shard.ok());
+  Lane decide("repartition-0", PartitionId(0), std::move(repartition_shard).value(), nullptr,
+              options_, rekeyed_stage, clock_);
+  std::vector<OutputMessage> rekeyed;
+  int64_t offset = 0;
+  for (const OutputMessage& m : repartition.sent) {
+    if (m.topic != "repartition") {
+      rekeyed.push_back(m);  // the dead letter, published by the first stage
+      continue;
+    }
+    SourceRecord r;
+    r.stream = "repartition";
+    r.partition = PartitionId(0);
+    r.offset = r.lane_offset = Offset(offset++);
+    r.key = m.key;
+    r.value = m.value;
+    decide.Add(std::move(r));
+  }
+  RecordingSink verdicts;
+  PrepareAll(decide,
+             [](const engine::InputRecord& r) { return engine::DecodeRepartitionRecord(r.value); });
+  ASSERT_TRUE(decide.Process(verdicts, 1'000'000, counts_).ok());
+  // The dead letter came first from stage one; put it back in input order.
+  rekeyed.insert(rekeyed.end(), verdicts.sent.begin(), verdicts.sent.end());
+  auto not_dead = [](const OutputMessage& m) { return m.topic != "dlq"; };
+  std::stable_partition(rekeyed.begin(), rekeyed.end(), not_dead);
+  std::vector<OutputMessage> expected = direct_sink.sent;
+  std::stable_partition(expected.begin(), expected.end(), not_dead);
+  ASSERT_EQ(rekeyed.size(), expected.size());
+  for (size_t i = 0; i < rekeyed.size(); ++i) {
+    EXPECT_EQ(rekeyed[i].topic, expected[i].topic) << i;
+    EXPECT_EQ(rekeyed[i].key, expected[i].key) << i;
+    EXPECT_EQ(rekeyed[i].value, expected[i].value) << i;
+    EXPECT_EQ(rekeyed[i].headers, expected[i].headers) << i;
+  }
+  // The page was forwarded through the repartition topic.
+  EXPECT_THAT(rekeyed[5].value, HasSubstr("\"body\":\"<html>"));  // record 6
+  EXPECT_EQ(rekeyed[4].key, std::nullopt);                        // record 5 had no key
+}
+
+}  // namespace
+}  // namespace pagesieve::pipeline::testing

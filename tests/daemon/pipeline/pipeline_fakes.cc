@@ -1,0 +1,123 @@
+#include "pipeline_fakes.h"
+
+#include <algorithm>
+
+namespace pagesieve::pipeline::testing {
+
+Status RecordingSink::Send(const OutputMessage& m,
+                           const std::shared_ptr<DeliveryCounter>& counter) {
+  if (refuse_) return Status::ResourceExhausted("full");
+  sent.push_back(m);
+  ++counter->unacknowledged;
+  waiting_.push_back(counter);
+  return Status::Ok();
+}
+
+void RecordingSink::Ack(const std::shared_ptr<DeliveryCounter>& counter) {
+  --counter->unacknowledged;
+  counter->highest_offset = std::max(counter->highest_offset, next_log_offset_++);
+}
+
+void RecordingSink::AckAll() {
+  for (auto& c : waiting_) Ack(c);
+  waiting_.clear();
+}
+
+void RecordingSink::AckNewestFirst() {
+  while (!waiting_.empty()) {
+    Ack(waiting_.back());
+    waiting_.pop_back();
+  }
+}
+
+void RecordingSink::Poll(Duration) {
+  ++polls;
+  if (auto_ack_) AckAll();
+}
+
+void RecordingSink::AckNewest() {
+  if (waiting_.empty()) return;
+  Ack(waiting_.back());
+  waiting_.pop_back();
+}
+
+void RecordingSink::FailNext(const std::string& error) {
+  auto c = waiting_.front();
+  waiting_.pop_front();
+  --c->unacknowledged;
+  if (c->failures++ == 0) c->first_error = error;
+}
+
+void ScriptedSource::Assign(PartitionId p, std::optional<Offset> start) {
+  events_.push_back({Event::kAssign, p, start});
+}
+
+void ScriptedSource::Push(PartitionId p, Offset offset, std::string value, std::string key) {
+  SourceRecord r;
+  r.stream = "pages";
+  r.partition = p;
+  r.offset = offset;
+  r.lane_offset = offset;
+  r.key = std::move(key);
+  r.value = std::move(value);
+  r.default_event_id = "pages-" + std::to_string(p.value()) + "-" + std::to_string(offset.value());
+  r.position_in_verdict = true;
+  queued_[p].push_back(std::move(r));
+}
+
+Status ScriptedSource::Poll(Duration, Lanes& lanes) {
+  while (!events_.empty()) {
+    const Event e = events_.front();
+    events_.pop_front();
+    switch (e.kind) {
+      case Event::kAssign: {
+        PS_ASSIGN_OR_RETURN(std::optional<Offset> checkpointed, lanes.Open(e.partition));
+        lanes.StartAt(e.partition, e.start.value_or(checkpointed.value_or(Offset(0))));
+        break;
+      }
+      case Event::kRevoke:
+        revoke_drained[e.partition] = lanes.Revoke(e.partition, Clock::SteadyTime::max());
+        break;
+      case Event::kLose:
+        lanes.Drop(e.partition);
+        break;
+    }
+  }
+  for (auto& [p, records] : queued_) {
+    if (!lanes.IsOpen(p) || paused.count(p)) continue;
+    while (!records.empty()) {
+      lanes.Add(p, std::move(records.front()));
+      records.pop_front();
+    }
+  }
+  return Status::Ok();
+}
+
+void ScriptedSource::Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) {
+  for (const auto& [p, offset] : offsets) {
+    committed[p] = offset;
+    if (sync) ++sync_commits[p];
+  }
+}
+
+void ScriptedSource::Pause(const std::vector<PartitionId>& partitions) {
+  paused.insert(partitions.begin(), partitions.end());
+}
+
+void ScriptedSource::Resume(const std::vector<PartitionId>& partitions) {
+  for (PartitionId p : partitions) paused.erase(p);
+}
+
+std::optional<Offset> ScriptedSource::EndOf(PartitionId p) const {
+  auto it = ends_.find(p);
+  if (it == ends_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool ScriptedSource::Exhausted() const {
+  return !ends_.empty() && std::all_of(ends_.begin(), ends_.end(), [this](const auto& e) {
+    return finished.count(e.first) > 0;
+  });
+}
+
+}  // namespace pagesieve::pipeline::testing

@@ -1,0 +1,97 @@
+#pragma once
+
+// A recording sink and a scripted source: the pipeline driven without a
+// broker and without files, with acknowledgements, failures, rebalances and
+// ends on cue.
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "pipeline/sink.h"
+#include "pipeline/source.h"
+
+namespace pagesieve::pipeline::testing {
+
+// Keeps every message sent and acknowledges them only when told, in any
+// order; can refuse (a full queue) or fail deliveries.
+class RecordingSink final : public Sink {
+ public:
+  Status Send(const OutputMessage& m, const std::shared_ptr<DeliveryCounter>& counter) override;
+  // With auto-acknowledgement, every Poll() acknowledges all that is sent.
+  void Poll(Duration) override;
+  int64_t unacknowledged() const override { return static_cast<int64_t>(waiting_.size()); }
+
+  // Acknowledges everything sent, oldest first, at consecutive offsets of
+  // one log.
+  void AckAll();
+  // Acknowledges the newest unacknowledged message first, then the rest:
+  // acknowledgements out of order, as several brokers give them.
+  void AckNewestFirst();
+  // Acknowledges only the newest unacknowledged message.
+  void AckNewest();
+  // The oldest unacknowledged message fails with `error`.
+  void FailNext(const std::string& error);
+  void set_refuse(bool refuse) { refuse_ = refuse; }
+  void set_auto_ack(bool auto_ack) { auto_ack_ = auto_ack; }
+
+  std::vector<OutputMessage> sent;
+  int polls = 0;
+
+ private:
+  void Ack(const std::shared_ptr<DeliveryCounter>& counter);
+
+  bool refuse_ = false;
+  bool auto_ack_ = false;
+  std::deque<std::shared_ptr<DeliveryCounter>> waiting_;
+  int64_t next_log_offset_ = 0;
+};
+
+// A source whose partitions and records are set by the test: each Poll()
+// first applies the rebalances queued with Assign/Revoke/Lose, then hands
+// every queued record of a partition that is open and not paused to the
+// pipeline. Records what it was told: commits, pauses, finished partitions.
+class ScriptedSource final : public Source {
+ public:
+  // The partition is given to this process: opened at the next Poll(),
+  // starting at `start` (default: where its shard's checkpoint is, else 0).
+  void Assign(PartitionId p, std::optional<Offset> start = std::nullopt);
+  void Revoke(PartitionId p) { events_.push_back({Event::kRevoke, p, {}}); }
+  void Lose(PartitionId p) { events_.push_back({Event::kLose, p, {}}); }
+  // A record for partition p at `offset` (its lane offset too).
+  void Push(PartitionId p, Offset offset, std::string value, std::string key = "site");
+  // Partition p's input ends before `end`.
+  void SetEnd(PartitionId p, Offset end) { ends_[p] = end; }
+
+  Status Poll(Duration wait, Lanes& lanes) override;
+  void Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) override;
+  void Pause(const std::vector<PartitionId>& partitions) override;
+  void Resume(const std::vector<PartitionId>& partitions) override;
+  std::optional<Offset> EndOf(PartitionId p) const override;
+  void Finished(PartitionId p) override { finished.insert(p); }
+  bool Exhausted() const override;
+
+  std::map<PartitionId, Offset> committed;  // the last commit of each partition
+  std::map<PartitionId, int> sync_commits;
+  std::set<PartitionId> paused;
+  std::set<PartitionId> finished;
+  std::map<PartitionId, bool> revoke_drained;  // what Lanes::Revoke answered
+
+ private:
+  struct Event {
+    enum Kind { kAssign, kRevoke, kLose } kind;
+    PartitionId partition;
+    std::optional<Offset> start;
+  };
+  std::deque<Event> events_;
+  std::map<PartitionId, std::deque<SourceRecord>> queued_;
+  std::map<PartitionId, Offset> ends_;
+};
+
+}  // namespace pagesieve::pipeline::testing

@@ -1,0 +1,235 @@
+// The record pipeline's loop, driven by a scripted source and a recording
+// sink: ordering across lanes, checkpoints and commits behind
+// acknowledgements (in any order), rebalances, failures, backpressure, ends
+// and shutdown. No broker, no files.
+#include "pipeline/pipeline.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "pipeline/decide_stage.h"
+#include "pipeline_fakes.h"
+#include "pipeline_test_env.h"
+
+namespace pagesieve::pipeline::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using Json = nlohmann::json;
+
+const PartitionId kP1(1), kP2(2);
+
+class PipelineTest : public PipelineTestBase {
+ protected:
+  void SetUp() override {
+    PipelineTestBase::SetUp();
+    options_.input_name = "pages";
+    options_.threads = 2;
+    options_.lane.batch_records = 2;
+    options_.lane.batch_linger = Duration(0);
+    options_.lane.checkpoint = {std::chrono::seconds(1), std::nullopt};
+  }
+
+  Pipeline& Make() {
+    pipeline_ = std::make_unique<Pipeline>(
+        source_, sink_, stage_, [this](PartitionId p) { return OpenShard(p); }, options_, clock_);
+    return *pipeline_;
+  }
+
+  // Steps until `done` holds; fails the test after 2,000 steps (the pool
+  // works on real threads, so a few steps may pass before it answers).
+  void StepUntil(const std::function<bool()>& done) {
+    for (int i = 0; i < 2000 && !done(); ++i) {
+      const Status s = pipeline_->Step();
+      ASSERT_TRUE(s.ok()) << s.ToString();
+    }
+    ASSERT_TRUE(done()) << "condition not reached";
+  }
+  void StepUntilSent(size_t n) {
+    StepUntil([&] { return sink_.sent.size() >= n; });
+  }
+  // Messages sent for partition `p`'s input, in the order they were sent.
+  std::vector<std::string> SentFor(PartitionId p) const {
+    std::vector<OutputMessage> mine;
+    for (const OutputMessage& m : sink_.sent) {
+      Json j = Json::parse(m.value, nullptr, false);
+      if (!j.is_discarded() && j.contains("source") && j["source"]["partition"] == p.value()) {
+        mine.push_back(m);
+      }
+    }
+    return EventIds(mine);
+  }
+  void Push(PartitionId p, int64_t offset, const std::string& url, int seed) {
+    source_.Push(p, Offset(offset), EventJson(offset, url, seed));
+  }
+
+  DecideStage stage_{engine_, clock_, format_};
+  PipelineOptions options_;
+  ScriptedSource source_;
+  RecordingSink sink_;
+  std::unique_ptr<Pipeline> pipeline_;
+};
+
+TEST_F(PipelineTest, EachPartitionIsDecidedInOrderAndCommittedOnlyBehindAcknowledgements) {
+  Make();
+  source_.Assign(kP1);
+  source_.Assign(kP2);
+  for (int i = 0; i < 5; ++i) {
+    Push(kP1, i, "https://one.example/" + std::to_string(i), i);
+    Push(kP2, i, "https://two.example/" + std::to_string(i), 10 + i);
+  }
+  StepUntilSent(10);
+  EXPECT_THAT(SentFor(kP1), ElementsAre("e0", "e1", "e2", "e3", "e4"));
+  EXPECT_THAT(SentFor(kP2), ElementsAre("e0", "e1", "e2", "e3", "e4"));
+  clock_.Advance(std::chrono::seconds(2));  // checkpoints are due
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(pipeline_->Step().ok());
+  EXPECT_TRUE(source_.committed.empty()) << "committed before the sink acknowledged";
+  sink_.AckAll();
+  StepUntil([&] { return source_.committed.size() == 2; });
+  EXPECT_EQ(source_.committed[kP1], Offset(5));
+  EXPECT_EQ(source_.committed[kP2], Offset(5));
+}
+
+TEST_F(PipelineTest, AcknowledgementsOutOfOrderCheckpointNothingUntilAllAreIn) {
+  Make();
+  source_.Assign(kP2);
+  for (int i = 0; i < 4; ++i) Push(kP2, i, "https://two.example/" + std::to_string(i), i);
+  StepUntilSent(4);
+  clock_.Advance(std::chrono::seconds(2));
+  sink_.AckNewest();  // the last verdict is in, the first three are not
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(pipeline_->Step().ok());
+  EXPECT_TRUE(source_.committed.empty()) << "checkpointed past unacknowledged output";
+  sink_.AckNewestFirst();
+  StepUntil([&] { return source_.committed.count(kP2) > 0; });
+  EXPECT_EQ(source_.committed[kP2], Offset(4));
+}
+
+TEST_F(PipelineTest, ARevokedPartitionIsFinishedAndCommittedAndItsNextOwnerGoesOn) {
+  sink_.set_auto_ack(true);
+  Make();
+  source_.Assign(kP2);
+  Push(kP2, 0, "https://two.example/a", 1);
+  Push(kP2, 1, "https://two.example/b", 2);
+  Push(kP2, 2, "https://two.example/c", 3);
+  StepUntil([&] { return !sink_.sent.empty(); });
+  source_.Revoke(kP2);  // possibly with records still at the pool
+  StepUntil([&] { return source_.revoke_drained.count(kP2) > 0; });
+  EXPECT_TRUE(source_.revoke_drained[kP2]);
+  EXPECT_THAT(SentFor(kP2), ElementsAre("e0", "e1", "e2"));
+  EXPECT_EQ(source_.committed[kP2], Offset(3));
+  EXPECT_GE(source_.sync_commits[kP2], 1) << "a revocation commits synchronously";
+  EXPECT_FALSE(pipeline_->IsOpen(kP2));
+
+  // The partition comes back (to this instance, as to any owner with the
+  // state): it resumes at the checkpoint, and the state is all there.
+  source_.Assign(kP2);
+  Push(kP2, 3, "https://two.example/a?utm_source=x", 1);
+  StepUntilSent(4);
+  Json v = Json::parse(sink_.sent.back().value);
+  EXPECT_EQ(v["verdict"], "duplicate");
+  EXPECT_EQ(v["duplicate_of"]["event_id"], "e0");
+}
+
+TEST_F(PipelineTest, ALostPartitionIsDroppedAndDecidedAgainTheSameWay) {
+  Make();
+  source_.Assign(kP2);
+  Push(kP2, 0, "https://two.example/a", 1);
+  Push(kP2, 1, "https://two.example/b", 1);  // an exact duplicate of e0
+  StepUntilSent(2);
+  const std::vector<OutputMessage> first = sink_.sent;
+  source_.Lose(kP2);  // before anything was acknowledged or checkpointed
+  ASSERT_TRUE(pipeline_->Step().ok());
+  EXPECT_FALSE(pipeline_->IsOpen(kP2));
+  EXPECT_TRUE(source_.committed.empty());
+
+  // Whoever owns it next (here: this instance again) starts from the last
+  // checkpoint, which covers nothing: both records are decided again, to
+  // the same verdicts.
+  sink_.sent.clear();
+  source_.Assign(kP2);
+  Push(kP2, 0, "https://two.example/a", 1);
+  Push(kP2, 1, "https://two.example/b", 1);
+  StepUntilSent(2);
+  ASSERT_EQ(sink_.sent.size(), 2u);
+  EXPECT_EQ(sink_.sent[0].value, first[0].value);
+  EXPECT_EQ(sink_.sent[1].value, first[1].value);
+}
+
+TEST_F(PipelineTest, AFailedDeliveryStopsTheRunAndNamesThePartition) {
+  Make();
+  source_.Assign(kP2);
+  Push(kP2, 0, "https://two.example/a", 1);
+  StepUntilSent(1);
+  sink_.FailNext("Broker: Message size too large");
+  clock_.Advance(std::chrono::seconds(2));
+  Status failed;
+  for (int i = 0; i < 10 && failed.ok(); ++i) failed = pipeline_->Step();
+  ASSERT_FALSE(failed.ok());
+  EXPECT_THAT(failed.message(), HasSubstr("pages-2"));
+  EXPECT_THAT(failed.message(), HasSubstr("Message size too large"));
+  EXPECT_TRUE(source_.committed.empty());
+}
+
+TEST_F(PipelineTest, BackpressurePausesAboveTheBoundAndResumesBelowHalf) {
+  options_.max_unacknowledged = 3;
+  Make();
+  source_.Assign(kP2);
+  for (int i = 0; i < 8; ++i) Push(kP2, i, "https://two.example/" + std::to_string(i), i);
+  // Two batches of two go out and are not acknowledged: over the bound.
+  StepUntil([&] { return source_.paused.count(kP2) > 0; });
+  EXPECT_EQ(sink_.sent.size(), 4u) << "processing stops at the bound too";
+  sink_.set_auto_ack(true);  // below half of it: reading resumes
+  StepUntil([&] { return source_.paused.empty(); });
+  StepUntilSent(8);
+}
+
+TEST_F(PipelineTest, LanesAtTheirEndAreCheckpointedCommittedAndFinished) {
+  sink_.set_auto_ack(true);
+  Make();
+  source_.Assign(kP1);
+  source_.Assign(kP2);
+  Push(kP1, 0, "https://one.example/a", 1);
+  Push(kP2, 0, "https://two.example/a", 2);
+  Push(kP2, 1, "https://two.example/b", 3);
+  source_.SetEnd(kP1, Offset(1));
+  source_.SetEnd(kP2, Offset(2));
+  StepUntil([&] { return pipeline_->Done(); });
+  EXPECT_EQ(source_.committed[kP1], Offset(1));
+  EXPECT_EQ(source_.committed[kP2], Offset(2));
+  EXPECT_GE(source_.sync_commits[kP2], 1);
+  EXPECT_FALSE(pipeline_->IsOpen(kP1));
+  EXPECT_EQ(pipeline_->counts().records, 3);
+}
+
+TEST_F(PipelineTest, ShutdownFinishesWhatWasReadOrSaysWhichPartitionItCouldNot) {
+  Make();
+  source_.Assign(kP2);
+  Push(kP2, 0, "https://two.example/a", 1);
+  Push(kP2, 1, "https://two.example/b", 2);
+  ASSERT_TRUE(pipeline_->Step().ok());
+  // Nothing is acknowledged: the shutdown cannot checkpoint, and says so.
+  Status s = pipeline_->Shutdown(Duration(0));
+  EXPECT_EQ(s.code(), StatusCode::kDeadlineExceeded);
+  EXPECT_THAT(s.message(), HasSubstr("pages-2"));
+  EXPECT_TRUE(source_.committed.empty());
+  EXPECT_TRUE(source_.paused.count(kP2)) << "reading stops first";
+
+  // The next start decides them again, and this time the sink answers.
+  pipeline_.reset();
+  sink_.set_auto_ack(true);
+  source_.paused.clear();
+  Make();
+  source_.Assign(kP2);
+  Push(kP2, 0, "https://two.example/a", 1);
+  Push(kP2, 1, "https://two.example/b", 2);
+  ASSERT_TRUE(pipeline_->Step().ok());
+  EXPECT_TRUE(pipeline_->Shutdown(std::chrono::minutes(1)).ok());
+  EXPECT_EQ(source_.committed[kP2], Offset(2));
+}
+
+}  // namespace
+}  // namespace pagesieve::pipeline::testing

@@ -1,0 +1,380 @@
+// Hand-checked scenarios for every rule of the engine (docs/engine.md),
+// each a short timeline of fetched pages.
+#include "engine/decider.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "engine_harness.h"
+#include "fingerprint/simhash.h"
+
+namespace pagesieve::engine::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+MATCHER(IsUnique, "") { return arg.decision.kind == VerdictKind::kUnique && !arg.decision.tier; }
+MATCHER_P2(IsDuplicateOf, tier, event_id, "") {
+  return arg.decision.kind == VerdictKind::kDuplicate && arg.decision.tier == tier &&
+         arg.decision.duplicate_of && arg.decision.duplicate_of->event_id == event_id;
+}
+
+TEST(DeciderTest, FirstPageIsUniqueWithItsFingerprints) {
+  EngineHarness h;
+  Verdict v = h.Must({.url = "https://www.example.com/a", .text = Prose(1), .event_id = "e1"});
+  EXPECT_THAT(v, IsUnique());
+  EXPECT_EQ(v.record.canonical_url, "https://www.example.com/a");
+  EXPECT_EQ(v.record.scope, "example.com");
+  EXPECT_EQ(v.record.event_id, "e1");
+  ASSERT_TRUE(v.record.fingerprints.has_value());
+  EXPECT_TRUE(v.record.fingerprints->simhash.has_value());
+  EXPECT_EQ(v.record.fingerprints->payload.rfind("sha1:", 0), 0u);
+}
+
+TEST(DeciderTest, UrlVariantIsAUrlDuplicateOfTheFirst) {
+  EngineHarness h;
+  h.Must({.url = "https://www.example.com/a?id=7", .text = Prose(1), .event_id = "e1"});
+  Verdict v = h.Must({.url = "https://WWW.example.com:443/./a?utm_source=x&id=7#top",
+                      .time_ms = kT0 + kMinute,
+                      .text = Prose(1),
+                      .event_id = "e2"});
+  EXPECT_THAT(v, IsDuplicateOf(Tier::kUrl, "e1"));
+  EXPECT_EQ(v.decision.duplicate_of->url, "https://www.example.com/a?id=7");
+  EXPECT_EQ(v.decision.duplicate_of->event_time, EventTimeFromMillis(kT0));
+  EXPECT_FALSE(v.decision.distance.has_value());
+}
+
+TEST(DeciderTest, RevisitWithChangedContentIsNotAUrlDuplicate) {
+  EngineHarness h;
+  h.Must({.url = "https://example.com/news", .text = Prose(1), .event_id = "v1"});
+  // The page changed: it goes on to the content tiers, and is new there.
+  Verdict changed = h.Must({.url = "https://example.com/news",
+                            .time_ms = kT0 + kHour,
+                            .text = Prose(2),
+                            .event_id = "v2"});
+  EXPECT_THAT(changed, IsUnique());
+  // The stored digest is now the new one: the same new content is a URL
+  // duplicate, still of the URL's first record.
+  Verdict again = h.Must({.url = "https://example.com/news",
+                          .time_ms = kT0 + 2 * kHour,
+                          .text = Prose(2),
+                          .event_id = "v3"});
+  EXPECT_THAT(again, IsDuplicateOf(Tier::kUrl, "v1"));
+}
+
+TEST(DeciderTest, RevisitPolicyDuplicateIgnoresContentChanges) {
+  EngineHarness h("[url]\non_revisit = \"duplicate\"\n");
+  h.Must({.url = "https://example.com/news", .text = Prose(1), .event_id = "v1"});
+  Verdict v = h.Must({.url = "https://example.com/news",
+                      .time_ms = kT0 + kHour,
+                      .text = Prose(2),
+                      .event_id = "v2"});
+  EXPECT_THAT(v, IsDuplicateOf(Tier::kUrl, "v1"));
+}
+
+TEST(DeciderTest, SameContentAtAnotherUrlIsAnExactDuplicate) {
+  EngineHarness h;
+  h.Must({.url = "https://example.com/story", .text = Prose(3), .event_id = "a"});
+  Verdict v = h.Must({.url = "https://example.com/print/story",
+                      .time_ms = kT0 + kMinute,
+                      .text = Prose(3),
+                      .event_id = "b"});
+  EXPECT_THAT(v, IsDuplicateOf(Tier::kExact, "a"));
+  EXPECT_EQ(v.decision.distance, 0);
+}
+
+TEST(DeciderTest, ExactMatchSurvivesWhitespaceAndCaseDifferences) {
+  EngineHarness h;
+  const std::string text = Prose(3);
+  h.Must({.url = "https://example.com/1", .text = text, .event_id = "a"});
+  std::string shouted = "  " + text + "\n\n";
+  for (char& c : shouted) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  Verdict v = h.Must({.url = "https://example.com/2", .text = shouted, .event_id = "b"});
+  EXPECT_THAT(v, IsDuplicateOf(Tier::kExact, "a"));
+}
+
+// One word changed in an article of 800 words: 3 of ~800 shingles differ, so
+// SimHash's expected distance is ~1.7 bits (64 * angle / pi).
+TEST(DeciderTest, SlightlyEditedContentIsANearDuplicate) {
+  EngineHarness h;
+  const std::string text = Prose(4, 800);
+  h.Must({.url = "https://example.com/x", .text = text, .event_id = "a"});
+  Verdict v = h.Must({.url = "https://example.com/y",
+                      .time_ms = kT0 + kMinute,
+                      .text = ReplaceWord(text, 400, "comet"),
+                      .event_id = "b"});
+  EXPECT_THAT(v, IsDuplicateOf(Tier::kNear, "a"));
+  ASSERT_TRUE(v.decision.distance.has_value());
+  EXPECT_GT(*v.decision.distance, 0);
+  EXPECT_LE(*v.decision.distance, 3);
+  EXPECT_EQ(
+      *v.decision.distance,
+      fingerprint::HammingDistance(
+          *v.record.fingerprints->simhash,
+          *h.Must({.url = "https://example.com/z", .text = text}).record.fingerprints->simhash));
+}
+
+TEST(DeciderTest, UnrelatedContentIsUnique) {
+  EngineHarness h;
+  h.Must({.url = "https://example.com/x", .text = Prose(5)});
+  EXPECT_THAT(h.Must({.url = "https://example.com/y", .text = Prose(6)}), IsUnique());
+}
+
+TEST(DeciderTest, ShortTextsGetNoSimHashAndNoNearMatch) {
+  EngineHarness h;
+  Verdict a = h.Must({.url = "https://example.com/x", .text = "a short note about rivers"});
+  EXPECT_FALSE(a.record.fingerprints->simhash.has_value());
+  EXPECT_THAT(h.Must({.url = "https://example.com/y", .text = "a short note about bridges"}),
+              IsUnique());
+}
+
+// Expiry runs on event time: an entry is live while last_seen >= watermark - ttl.
+TEST(DeciderTest, ExactEntryIsLiveAtItsTtlAndDeadOneMillisecondLater) {
+  EngineHarness h("[exact]\nttl = \"1h\"\n");
+  h.Must({.url = "https://example.com/1", .time_ms = kT0, .text = Prose(7), .event_id = "a"});
+  Verdict at_ttl = h.Must(
+      {.url = "https://example.com/2", .time_ms = kT0 + kHour, .text = Prose(7), .event_id = "b"});
+  EXPECT_THAT(at_ttl, IsDuplicateOf(Tier::kExact, "a"));
+
+  EngineHarness later("[exact]\nttl = \"1h\"\n");
+  later.Must({.url = "https://example.com/1", .time_ms = kT0, .text = Prose(7), .event_id = "a"});
+  Verdict past_ttl = later.Must({.url = "https://example.com/2",
+                                 .time_ms = kT0 + kHour + 1,
+                                 .text = Prose(7),
+                                 .event_id = "b"});
+  // Expired from the exact store; the near store (30d) still holds it.
+  EXPECT_THAT(past_ttl, IsDuplicateOf(Tier::kNear, "a"));
+}
+
+TEST(DeciderTest, UrlEntryExpiresAfterUrlTtl) {
+  EngineHarness h("[url]\nttl = \"1d\"\n[exact]\nttl = \"1h\"\n[near]\nttl = \"1h\"\n");
+  h.Must({.url = "https://example.com/a", .time_ms = kT0, .text = Prose(8), .event_id = "a"});
+  EXPECT_THAT(h.Must({.url = "https://example.com/a", .time_ms = kT0 + kDay, .text = Prose(8)}),
+              IsDuplicateOf(Tier::kUrl, "a"));
+  EngineHarness later("[url]\nttl = \"1d\"\n[exact]\nttl = \"1h\"\n[near]\nttl = \"1h\"\n");
+  later.Must({.url = "https://example.com/a", .time_ms = kT0, .text = Prose(8), .event_id = "a"});
+  EXPECT_THAT(
+      later.Must({.url = "https://example.com/a", .time_ms = kT0 + kDay + 1, .text = Prose(8)}),
+      IsUnique());
+}
+
+TEST(DeciderTest, DuplicatesSlideExpiryButKeepTheOrigin) {
+  EngineHarness h("[exact]\nttl = \"1h\"\n[near]\nttl = \"1h\"\n");
+  h.Must({.url = "https://example.com/1", .time_ms = kT0, .text = Prose(9), .event_id = "a"});
+  // Matches at +50m and refreshes last_seen to +50m ...
+  EXPECT_THAT(h.Must({.url = "https://example.com/2",
+                      .time_ms = kT0 + 50 * kMinute,
+                      .text = Prose(9),
+                      .event_id = "b"}),
+              IsDuplicateOf(Tier::kExact, "a"));
+  // ... so at +1h40m, past a's own TTL, it is still a's duplicate.
+  EXPECT_THAT(h.Must({.url = "https://example.com/3",
+                      .time_ms = kT0 + 100 * kMinute,
+                      .text = Prose(9),
+                      .event_id = "c"}),
+              IsDuplicateOf(Tier::kExact, "a"));
+}
+
+TEST(DeciderTest, ALateEventDoesNotMoveTheWatermarkBack) {
+  EngineHarness h("[exact]\nttl = \"1h\"\n[near]\nttl = \"1h\"\n");
+  h.Must({.url = "https://example.com/1", .time_ms = kT0, .text = Prose(10), .event_id = "a"});
+  h.Must({.url = "https://example.com/other", .time_ms = kT0 + 3 * kHour, .text = Prose(11)});
+  // Its own time is within a's TTL, but the watermark is not.
+  EXPECT_THAT(
+      h.Must({.url = "https://example.com/2", .time_ms = kT0 + 30 * kMinute, .text = Prose(10)}),
+      IsUnique());
+}
+
+TEST(DeciderTest, ScopesNeverMatchEachOther) {
+  EngineHarness h;
+  h.Must({.url = "https://news.example.com/a", .text = Prose(12), .event_id = "a"});
+  // Same site (registered domain), other host: compared.
+  EXPECT_THAT(h.Must({.url = "https://www.example.com/b", .text = Prose(12)}),
+              IsDuplicateOf(Tier::kExact, "a"));
+  // Another site: not compared.
+  Verdict other = h.Must({.url = "https://example.org/a", .text = Prose(12)});
+  EXPECT_THAT(other, IsUnique());
+  EXPECT_EQ(other.record.scope, "example.org");
+}
+
+TEST(DeciderTest, HostScopeSeparatesSubdomains) {
+  EngineHarness h("[scope]\nkey = \"host\"\n");
+  h.Must({.url = "https://news.example.com/a", .text = Prose(12)});
+  Verdict v = h.Must({.url = "https://www.example.com/b", .text = Prose(12)});
+  EXPECT_THAT(v, IsUnique());
+  EXPECT_EQ(v.record.scope, "www.example.com");
+}
+
+TEST(DeciderTest, GlobalScopeCatchesSyndicationAcrossSites) {
+  EngineHarness h("[scope]\nkey = \"global\"\n");
+  h.Must({.url = "https://wire.example.com/story", .text = Prose(13), .event_id = "wire"});
+  EXPECT_THAT(h.Must({.url = "https://paper.example.org/story", .text = Prose(13)}),
+              IsDuplicateOf(Tier::kExact, "wire"));
+}
+
+// A pair of texts whose SimHashes differ by 4..6 bits, found by a seeded
+// search so the test does not depend on one lucky edit.
+std::pair<std::string, std::string> TextsAtDistance4To6(EngineHarness& probe) {
+  const std::string base = Prose(14, 150);
+  const uint64_t base_hash =
+      *probe.Must({.url = "https://probe.example/base", .text = base}).record.fingerprints->simhash;
+  for (int edits = 2; edits < 40; ++edits) {
+    std::string edited = base;
+    for (int k = 0; k < edits; ++k) edited = ReplaceWord(edited, 5 + 7 * k, "zeppelin");
+    const uint64_t h =
+        *probe.Must({.url = "https://probe.example/e" + std::to_string(edits), .text = edited})
+             .record.fingerprints->simhash;
+    const int d = fingerprint::HammingDistance(base_hash, h);
+    if (d >= 4 && d <= 6) return {base, edited};
+  }
+  ADD_FAILURE() << "no edit gave a distance of 4..6";
+  return {base, base};
+}
+
+TEST(DeciderTest, PerSiteOverrideWidensNearMatching) {
+  EngineHarness probe;
+  auto [base, edited] = TextsAtDistance4To6(probe);
+
+  EngineHarness strict;
+  strict.Must({.url = "https://forum.example.net/t/1", .text = base});
+  EXPECT_THAT(strict.Must({.url = "https://forum.example.net/t/2", .text = edited}), IsUnique());
+
+  EngineHarness lenient("[[near.overrides]]\npattern = \"*.example.net\"\nmax_distance = 6\n");
+  lenient.Must({.url = "https://forum.example.net/t/1", .text = base, .event_id = "t1"});
+  Verdict v = lenient.Must({.url = "https://forum.example.net/t/2", .text = edited});
+  EXPECT_THAT(v, IsDuplicateOf(Tier::kNear, "t1"));
+  // The override matched the host; another site keeps the default.
+  lenient.Must({.url = "https://blog.example.com/p/1", .text = base});
+  EXPECT_THAT(lenient.Must({.url = "https://blog.example.com/p/2", .text = edited}), IsUnique());
+}
+
+TEST(DeciderTest, OverridePatternsAlsoMatchTheRegisteredDomain) {
+  EngineHarness probe;
+  auto [base, edited] = TextsAtDistance4To6(probe);
+  EngineHarness h("[[near.overrides]]\npattern = \"example.net\"\nmax_distance = 6\n");
+  h.Must({.url = "https://a.b.example.net/1", .text = base, .event_id = "x"});
+  EXPECT_THAT(h.Must({.url = "https://a.b.example.net/2", .text = edited}),
+              IsDuplicateOf(Tier::kNear, "x"));
+}
+
+TEST(DeciderTest, NotAcceptedStatusIsSkippedAndTouchesNoState) {
+  EngineHarness h;
+  Verdict skipped = h.Must({.url = "https://example.com/gone?utm_medium=x",
+                            .time_ms = kT0 + kDay,
+                            .text = Prose(15),
+                            .status = 404});
+  EXPECT_EQ(skipped.decision.kind, VerdictKind::kSkipped);
+  EXPECT_EQ(skipped.record.canonical_url, "https://example.com/gone");
+  EXPECT_FALSE(skipped.record.fingerprints.has_value());
+  EXPECT_EQ(h.shard().watermark(), EventTime{});  // not even the watermark moved
+  // The same URL and text later with 200: nothing was recorded.
+  EXPECT_THAT(h.Must({.url = "https://example.com/gone", .text = Prose(15)}), IsUnique());
+}
+
+TEST(DeciderTest, AcceptStatusIsConfigurable) {
+  EngineHarness h("accept_status = [200, 404]\n");
+  EXPECT_THAT(h.Must({.url = "https://example.com/a", .text = Prose(16), .status = 404}),
+              IsUnique());
+  EXPECT_EQ(
+      h.Must({.url = "https://example.com/b", .text = Prose(16), .status = 203}).decision.kind,
+      VerdictKind::kSkipped);
+}
+
+TEST(DeciderTest, OversizedBodyIsFingerprintedOnItsPrefixAndMarkedTruncated) {
+  EngineHarness h("max_body_bytes = 4096\n");
+  const std::string page = "<html><body><article><p>" + Prose(17, 300) + "</p></article>";
+  std::string big = page + std::string(10000, ' ') + "<p>tail text</p></body></html>";
+  Verdict v = h.Must({.url = "https://example.com/big", .body = big});
+  EXPECT_TRUE(v.record.truncated);
+  Verdict small = h.Must({.url = "https://example.com/small", .body = page});
+  EXPECT_FALSE(small.record.truncated);
+}
+
+TEST(DeciderTest, BadEventsAreRejectedWithAReason) {
+  EngineHarness h;
+  auto reason = [&](const std::string& json) {
+    InputRecord record;
+    record.value = json;
+    record.default_event_id = "x";
+    RecordPreparer preparer(h.options(), h.clock());
+    StatusOr<PreparedRecord> p = preparer.Prepare(record);
+    EXPECT_FALSE(p.ok()) << json;
+    return p.ok() ? std::string() : p.status().message();
+  };
+  EXPECT_THAT(reason("{not json"), HasSubstr("invalid JSON"));
+  EXPECT_THAT(reason("not json"), HasSubstr("not a JSON object"));
+  EXPECT_THAT(reason(R"({"fetched_at": 1})"), HasSubstr("no 'url'"));
+  EXPECT_THAT(reason(R"({"url": "ftp://example.com/", "fetched_at": 1})"), HasSubstr("url"));
+  EXPECT_THAT(reason(R"({"url": "https://example.com/"})"), HasSubstr("no 'fetched_at'"));
+  // The harness clock stands a year after kT0; two days ahead is refused.
+  EXPECT_THAT(reason(R"({"url": "https://example.com/", "fetched_at": )" +
+                     std::to_string(kT0 + 367 * kDay) + "}"),
+              HasSubstr("ahead of the clock"));
+}
+
+TEST(DeciderTest, RecordTimestampStandsInForAMissingFetchedAt) {
+  EngineHarness h;
+  RecordPreparer preparer(h.options(), h.clock());
+  InputRecord record;
+  const std::string json = R"({"url": "https://example.com/"})";
+  record.value = json;
+  record.timestamp = EventTimeFromMillis(kT0 + 5);
+  StatusOr<PreparedRecord> p = preparer.Prepare(record);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->event_time, EventTimeFromMillis(kT0 + 5));
+}
+
+TEST(DeciderTest, DefaultEventIdIsTheRecordPosition) {
+  EngineHarness h;
+  EXPECT_EQ(h.Must({.url = "https://example.com/", .text = Prose(18)}).record.event_id, "test:1");
+}
+
+TEST(DeciderTest, ReplayedRecordsGetTheVerdictsTheyGotTheFirstTime) {
+  EngineHarness h;
+  const std::string edited = ReplaceWord(Prose(19, 800), 400, "zeppelin");
+  const std::vector<EventSpec> events = {
+      {.url = "https://example.com/a", .time_ms = kT0, .text = Prose(19, 800), .event_id = "0"},
+      {.url = "https://example.com/a?utm_source=t",
+       .time_ms = kT0 + 1,
+       .text = Prose(19, 800),
+       .event_id = "1"},
+      {.url = "https://example.com/b", .time_ms = kT0 + 2, .text = Prose(19, 800), .event_id = "2"},
+      {.url = "https://example.com/c", .time_ms = kT0 + 3, .text = edited, .event_id = "3"},
+      {.url = "https://example.com/d", .time_ms = kT0 + 4, .text = Prose(20), .event_id = "4"},
+  };
+  std::vector<Verdict> first;
+  for (const EventSpec& e : events) first.push_back(h.Must(e));
+  h.Reopen();
+  // State is now ahead of the input: replay every record at its offset.
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(EncodeVerdictJson(h.Must(events[i], static_cast<int64_t>(i))),
+              EncodeVerdictJson(first[i]))
+        << "record " << i;
+  }
+  EXPECT_THAT(first[0], IsUnique());
+  EXPECT_THAT(first[1], IsDuplicateOf(Tier::kUrl, "0"));
+  EXPECT_THAT(first[2], IsDuplicateOf(Tier::kExact, "0"));
+  EXPECT_THAT(first[3], IsDuplicateOf(Tier::kNear, "0"));
+  EXPECT_THAT(first[4], IsUnique());
+}
+
+TEST(DeciderTest, BloomModeAnswersUrlDuplicatesWithoutAnOrigin) {
+  EngineHarness h("[url]\nmode = \"bloom\"\n");
+  h.Must({.url = "https://example.com/a", .text = Prose(21)});
+  Verdict v = h.Must({.url = "https://example.com/a", .text = Prose(22)});
+  EXPECT_EQ(v.decision.kind, VerdictKind::kDuplicate);
+  EXPECT_EQ(v.decision.tier, Tier::kUrl);
+  EXPECT_FALSE(v.decision.duplicate_of.has_value());
+}
+
+TEST(DeciderTest, CheckContentInBloomModeIsAConfigError) {
+  StatusOr<Config> config =
+      Config::FromToml("[url]\nmode = \"bloom\"\non_revisit = \"check_content\"\n", "t");
+  ASSERT_TRUE(config.ok());
+  StatusOr<EngineOptions> options = EngineOptionsFromConfig(*config);
+  ASSERT_FALSE(options.ok());
+  EXPECT_THAT(options.status().message(), HasSubstr("url.mode = exact"));
+}
+
+}  // namespace
+}  // namespace pagesieve::engine::testing
