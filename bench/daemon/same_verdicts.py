@@ -10,7 +10,11 @@ compares everything they publish:
   run    every output message (topic, key, value, headers) of every output
          topic, by the input position it answers. Messages of different
          input partitions interleave differently from run to run, so they are
-         compared by position, not by their order in the output topics.
+         compared by position, not by their order in the output topics. The
+         two-stage run reads a one-partition copy of the input: with several,
+         the re-keying stage interleaves them into a scope's partition in an
+         order that differs from run to run (docs/rekey.md), and so may the
+         verdicts under scope.key = global.
 
     scripts/kafka-local start            (for the run modes)
     bench/daemon/same_verdicts.py --before OLD/pagesieve --after build/pagesieve \\
@@ -134,11 +138,12 @@ def main():
     prefix = "same-verdicts-%d-%d" % (int(time.time()), os.getpid())
     for i, stream in enumerate(args.stream):
         stream = os.path.abspath(stream)
-        input_topic = None
+        inputs = {}
         if not args.dedup_only:
-            input_topic = "%s-in%d" % (prefix, i)
-            broker.create_topics([input_topic], 4)
-            broker.produce_file(input_topic, keyed_copy(stream, workdir))
+            for mode, partitions in (("run", 4), ("run-rekeyed", 1)):
+                inputs[mode] = "%s-in%d-%s" % (prefix, i, mode[-3:])
+                broker.create_topics([inputs[mode]], partitions)
+                broker.produce_file(inputs[mode], keyed_copy(stream, workdir))
         for scope in scopes:
             name = "%s/%s" % (os.path.basename(stream), scope)
             outs = [run_dedup(binary, stream, scope, workdir, "%s-%d-%s" % (which, i, scope))
@@ -150,7 +155,7 @@ def main():
             if args.dedup_only:
                 continue
             for mode, sets in (("run", []), ("run-rekeyed", ["input.partitioned_by=url"])):
-                results = [run_daemon(binary, broker, input_topic,
+                results = [run_daemon(binary, broker, inputs[mode],
                                       "%s-%s-%d-%s-%s" % (prefix, which, i, scope[:6], mode[-3:]),
                                       scope, workdir, sets)
                            for which, binary in (("before", args.before), ("after", args.after))]
