@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "common/hex.h"
 
 namespace pagesieve::commands {
 namespace {
@@ -21,12 +22,6 @@ struct FingerprintFlags {
   std::string file = "-";
   std::string input;
 };
-
-std::string SimHashHex(uint64_t simhash) {
-  char hex[17];
-  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(simhash));
-  return hex;
-}
 
 StatusOr<std::string> ReadAll(const std::string& path) {
   if (path == "-") {
@@ -110,7 +105,7 @@ nlohmann::json FingerprintToJson(std::string_view given_url,
       {"url", fp.url.Hex()},
       {"content", fp.content.Hex()},
       {"payload", fp.payload},
-      {"simhash", fp.simhash ? nlohmann::json(SimHashHex(*fp.simhash)) : nlohmann::json()},
+      {"simhash", fp.simhash ? nlohmann::json(Hex64(*fp.simhash)) : nlohmann::json()},
   };
   return {{"url", given_url},
           {"canonical_url", fp.canonical_url.spec},

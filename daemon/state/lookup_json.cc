@@ -1,4 +1,5 @@
 // `state lookup --json`: the same ShardLookup values as LookupText.
+#include "common/hex.h"
 #include "state/lookup_report.h"
 
 namespace pagesieve::state {
@@ -24,7 +25,7 @@ Json KeyJson(const LookupKey& k) {
     j["url_digest"] = k.url_digest.Hex();
   }
   if (k.kind == LookupKey::Kind::kSimHash) {
-    j["simhash"] = SimHashHex(k.simhash);
+    j["simhash"] = Hex64(k.simhash);
     j["max_distance"] = k.max_distance;
   }
   if (k.kind == LookupKey::Kind::kContent) j["content"] = k.content.Hex();
@@ -56,7 +57,7 @@ Json NearJson(const ShardLookup& s, const LookupKey& key) {
   Json matches = Json::array();
   bool answered = false;
   for (const auto& m : s.near) {
-    Json j{{"simhash", SimHashHex(m.entry.simhash)}, {"distance", m.entry.distance}};
+    Json j{{"simhash", Hex64(m.entry.simhash)}, {"distance", m.entry.distance}};
     j.update(EntryJson(m));
     j["engine_answer"] = m.live && !answered;
     answered = answered || m.live;

@@ -1,5 +1,6 @@
 #include "state/lookup_key.h"
 
+#include "common/hex.h"
 #include "engine/scope.h"
 #include "fingerprint/digests.h"
 #include "url/canonicalizer.h"
@@ -7,13 +8,6 @@
 
 namespace pagesieve::state {
 namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 const char* ScopeKeyName(engine::ScopeKey key) {
   switch (key) {
@@ -95,7 +89,7 @@ StatusOr<uint64_t> ParseSimHash(std::string_view text) {
   }
   uint64_t v = 0;
   for (char c : digits) {
-    const int h = HexValue(c);
+    const int h = HexDigitValue(c);
     if (h < 0) {
       return Status::InvalidArgument("--simhash '" + std::string(text.substr(0, 40)) +
                                      "' is not hexadecimal");
@@ -109,8 +103,8 @@ StatusOr<Digest128> ParseDigest(std::string_view text) {
   Digest128 d;
   bool ok = text.size() == 32;
   for (size_t i = 0; ok && i < 16; ++i) {
-    const int hi = HexValue(text[2 * i]);
-    const int lo = HexValue(text[2 * i + 1]);
+    const int hi = HexDigitValue(text[2 * i]);
+    const int lo = HexDigitValue(text[2 * i + 1]);
     ok = hi >= 0 && lo >= 0;
     d.bytes[i] = static_cast<uint8_t>(ok ? hi * 16 + lo : 0);
   }

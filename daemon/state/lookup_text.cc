@@ -1,6 +1,7 @@
 // `state lookup` for people: the key, then what each shard holds for it.
 #include <cstdio>
 
+#include "common/hex.h"
 #include "fingerprint/version.h"
 #include "state/lookup_report.h"
 
@@ -32,8 +33,8 @@ std::string KeyText(const LookupContext& c) {
       text = "lookup url " + k.url + "\n";
       break;
     case LookupKey::Kind::kSimHash:
-      text = "lookup simhash " + SimHashHex(k.simhash) + " within " +
-             std::to_string(k.max_distance) + " bits\n";
+      text = "lookup simhash " + Hex64(k.simhash) + " within " + std::to_string(k.max_distance) +
+             " bits\n";
       break;
     case LookupKey::Kind::kContent:
       text = "lookup content " + k.content.Hex() + "\n";
@@ -112,7 +113,7 @@ std::string NearText(const LookupContext& c, const ShardLookup& s) {
   const store::NearMatch* answer = FirstLive(s.near);
   for (const auto& m : s.near) {
     text += "  distance " + std::to_string(m.entry.distance) + "  simhash " +
-            SimHashHex(m.entry.simhash) + "  " + LivenessText(m.live, m.live_until) + "\n";
+            Hex64(m.entry.simhash) + "  " + LivenessText(m.live, m.live_until) + "\n";
     text += Field(4, "origin", OriginText(m.entry.origin));
     text += Field(4, "last seen", FormatTime(m.entry.last_seen));
     if (&m.entry == answer) {

@@ -30,13 +30,6 @@ std::string FormatTime(EventTime t) {
   return FormatRfc3339(t);
 }
 
-std::string SimHashHex(uint64_t v) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4) out[i] = kHex[v & 15];
-  return out;
-}
-
 std::string OriginText(const store::Origin& o) {
   return "event " + o.event_id + ", " + o.url + ", " + FormatTime(o.event_time) + ", partition " +
          std::to_string(o.partition.value()) + ", offset " + std::to_string(o.offset.value());

@@ -19,9 +19,6 @@ using Json = nlohmann::ordered_json;
 std::string FormatBytes(uint64_t bytes);
 // RFC 3339, UTC.
 std::string FormatTime(EventTime t);
-// 16 lowercase hex digits, as verdicts print SimHashes.
-std::string SimHashHex(uint64_t simhash);
-
 // "event e1, https://a.example/1, 2026-10-01T00:00:00Z, partition 0, offset 3"
 std::string OriginText(const store::Origin& origin);
 Json OriginJson(const store::Origin& origin);

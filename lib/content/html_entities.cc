@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/hex.h"
 #include "content/html_entities_table.h"
 #include "content/utf8.h"
 
@@ -22,13 +23,6 @@ bool IsAsciiAlnum(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 size_t DecodeNumeric(std::string_view s, std::string* out) {
   // s starts with "&#".
   size_t i = 2;
@@ -37,7 +31,7 @@ size_t DecodeNumeric(std::string_view s, std::string* out) {
   const size_t digits_start = i;
   uint32_t value = 0;
   for (; i < s.size(); ++i) {
-    const int d = hex ? HexValue(s[i]) : (s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : -1);
+    const int d = hex ? HexDigitValue(s[i]) : (s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : -1);
     if (d < 0) break;
     value = std::min<uint32_t>(value * (hex ? 16 : 10) + d, 0x110000);  // saturates
   }

@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "common/hex.h"
 #include "common/time_format.h"
 #include "engine/verdict.h"
 
@@ -33,20 +34,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string SimHashHex(uint64_t v) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4) out[i] = kHex[v & 15];
-  return out;
-}
-
 Json FingerprintsJson(const std::optional<Fingerprints>& f) {
   if (!f) return nullptr;
   Json j;
   j["url"] = f->url.Hex();
   j["content"] = f->content.Hex();
   j["payload"] = f->payload;
-  j["simhash"] = f->simhash ? Json(SimHashHex(*f->simhash)) : Json(nullptr);
+  j["simhash"] = f->simhash ? Json(Hex64(*f->simhash)) : Json(nullptr);
   return j;
 }
 

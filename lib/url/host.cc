@@ -48,8 +48,8 @@ Status AppendDecodedLower(std::string_view raw, std::string* out, Decoded* decod
   for (size_t i = 0; i < raw.size(); ++i) {
     char c = raw[i];
     if (c == '%') {
-      const int hi = i + 2 < raw.size() ? HexValue(raw[i + 1]) : -1;
-      const int lo = hi >= 0 ? HexValue(raw[i + 2]) : -1;
+      const int hi = i + 2 < raw.size() ? HexDigitValue(raw[i + 1]) : -1;
+      const int lo = hi >= 0 ? HexDigitValue(raw[i + 2]) : -1;
       if (lo < 0) return Status::InvalidArgument("invalid percent-escape in host");
       c = static_cast<char>(hi * 16 + lo);
       i += 2;

@@ -22,7 +22,7 @@ std::optional<uint64_t> ParseIpv4Number(std::string_view part) {
   constexpr uint64_t kCap = uint64_t{1} << 33;
   uint64_t value = 0;
   for (char c : part) {
-    const int digit = HexValue(c);
+    const int digit = HexDigitValue(c);
     if (digit < 0 || digit >= radix) return std::nullopt;
     value = value * radix + digit;
     if (value > kCap) value = kCap;
@@ -45,7 +45,7 @@ bool EndsInNumber(std::string_view host) {
   if (all_digits) return true;
   if (last.size() < 2 || last[0] != '0' || (last[1] != 'x' && last[1] != 'X')) return false;
   for (char c : last.substr(2)) {
-    if (HexValue(c) < 0) return false;
+    if (HexDigitValue(c) < 0) return false;
   }
   return true;
 }

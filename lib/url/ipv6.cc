@@ -60,8 +60,8 @@ std::optional<Ipv6Address> ParseIpv6(std::string_view text) {
     }
     const size_t start = i;
     uint32_t value = 0;
-    while (i < text.size() && i - start < 4 && HexValue(text[i]) >= 0) {
-      value = value * 16 + HexValue(text[i]);
+    while (i < text.size() && i - start < 4 && HexDigitValue(text[i]) >= 0) {
+      value = value * 16 + HexDigitValue(text[i]);
       ++i;
     }
     if (i < text.size() && text[i] == '.') {

@@ -100,8 +100,8 @@ const char* SkipCopies(const char* p, const char* end) {
 
 // Appends the escape at p (p[0] == '%'); returns the position after it.
 const char* AppendPercent(const char* p, const char* end, std::string* out) {
-  const int hi = end - p >= 3 ? HexValue(p[1]) : -1;
-  const int lo = hi >= 0 ? HexValue(p[2]) : -1;
+  const int hi = end - p >= 3 ? HexDigitValue(p[1]) : -1;
+  const int lo = hi >= 0 ? HexDigitValue(p[2]) : -1;
   if (lo < 0) {
     out->append("%25", 3);
     return p + 1;

@@ -6,15 +6,9 @@
 #include <string>
 #include <string_view>
 
-namespace pagesieve::url::internal {
+#include "common/hex.h"
 
-// Hex digit value, or -1 when `c` is not a hex digit.
-inline int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+namespace pagesieve::url::internal {
 
 // RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~
 inline bool IsUnreserved(unsigned char c) {
