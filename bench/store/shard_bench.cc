@@ -25,12 +25,18 @@
 #include <thread>
 #include <vector>
 
-#include "bench_records.h"
+#include "common/split_mix64.h"
 #include "store/shard_probe.h"
 #include "store/state_env.h"
+#include "store/testing/synthetic_records.h"
 
 namespace pagesieve::store::bench {
 namespace {
+
+using testing::FlipBits;
+using testing::MakeSyntheticRecord;
+using testing::SyntheticRecord;
+using testing::SyntheticRecordTime;
 
 struct Flags {
   std::string dir = "/tmp/pagesieve-shard-bench";
@@ -137,7 +143,7 @@ class Driver {
     const Timer timer;
     const uint64_t from = stored_;
     for (uint64_t i = from; i < target; ++i) {
-      Insert(MakeRecord(i, flags_.scopes, RecordTime(i, spacing_ms_)));
+      Insert(MakeSyntheticRecord(i, flags_.scopes, SyntheticRecordTime(i, spacing_ms_)));
       stored_ = i + 1;
       if (stored_ % flags_.batch == 0) Check(shard_->Checkpoint(Offset(stored_)));
       if (stored_ % 1'000'000 == 0 && stored_ != target) {
@@ -151,7 +157,7 @@ class Driver {
                 timer.Report(static_cast<double>(target - from), "records").c_str());
   }
 
-  void Insert(const BenchRecord& r) {
+  void Insert(const SyntheticRecord& r) {
     Check(shard_->RecordUrl(r.scope, r.url, r.origin, r.origin.event_time, r.content));
     Check(shard_->InsertContent(r.scope, r.content, r.origin));
     Check(shard_->InsertNear(r.scope, r.simhash, r.origin));
@@ -160,8 +166,8 @@ class Driver {
   // Records for one timed loop: even j a stored record (with a new one in
   // `fresh`, for pages that copy only part of it), odd j a new one.
   struct Work {
-    BenchRecord record;
-    BenchRecord fresh;
+    SyntheticRecord record;
+    SyntheticRecord fresh;
     bool stored;
   };
   std::vector<Work> Workload(uint64_t n, uint64_t salt) {
@@ -169,10 +175,11 @@ class Driver {
     out.reserve(n);
     for (uint64_t j = 0; j < n; ++j) {
       const bool stored = j % 2 == 0;
-      const uint64_t old = Mix(j ^ salt) % stored_;
+      const uint64_t old = SplitMix64(j ^ salt) % stored_;
       out.push_back(
-          {stored ? MakeRecord(old, flags_.scopes, RecordTime(old, spacing_ms_)) : Fresh(),
-           stored ? Fresh() : BenchRecord{}, stored});
+          {stored ? MakeSyntheticRecord(old, flags_.scopes, SyntheticRecordTime(old, spacing_ms_))
+                  : Fresh(),
+           stored ? Fresh() : SyntheticRecord{}, stored});
     }
     return out;
   }
@@ -196,9 +203,11 @@ class Driver {
   // Event time moves on from the last record of the fill (or the watermark
   // a resumed shard opened at), 1 ms per call.
   EventTime Now() {
-    return std::max(RecordTime(stored_, spacing_ms_), opened_at_) + Duration(++clock_);
+    return std::max(SyntheticRecordTime(stored_, spacing_ms_), opened_at_) + Duration(++clock_);
   }
-  BenchRecord Fresh() { return MakeRecord(kFresh + fresh_salt_ + fresh_++, flags_.scopes, Now()); }
+  SyntheticRecord Fresh() {
+    return MakeSyntheticRecord(kFresh + fresh_salt_ + fresh_++, flags_.scopes, Now());
+  }
   // A resumed shard holds the new records of earlier runs: this run's are
   // numbered from the watermark it opened at, which each run moves on (Now).
   void Resume(EventTime watermark) {
@@ -223,14 +232,14 @@ class Driver {
 void MeasureStores(Driver& d) {
   Shard& s = *d.shard_;
   d.Timed("url", 1, [&](const Driver::Work& w) {
-    const BenchRecord& r = w.record;
+    const SyntheticRecord& r = w.record;
     UrlLookup u = s.LookupUrl(r.scope, r.url).value();
     d.misses_ += u.seen != w.stored;
     Check(s.RecordUrl(r.scope, r.url, r.origin, d.Now(), r.content));
     return 2;
   });
   d.Timed("exact", 2, [&](const Driver::Work& w) {
-    const BenchRecord& r = w.record;
+    const SyntheticRecord& r = w.record;
     std::optional<ContentEntry> e = s.LookupContent(r.scope, r.content).value();
     d.misses_ += e.has_value() != w.stored;
     Check(e ? s.TouchContent(r.scope, r.content, d.Now())
@@ -238,9 +247,9 @@ void MeasureStores(Driver& d) {
     return 2;
   });
   d.Timed("near", 3, [&](const Driver::Work& w) {
-    const BenchRecord& r = w.record;
+    const SyntheticRecord& r = w.record;
     const uint64_t q =
-        w.stored ? Flip(r.simhash, 1 + static_cast<int>(r.simhash % 3), r.simhash) : r.simhash;
+        w.stored ? FlipBits(r.simhash, 1 + static_cast<int>(r.simhash % 3), r.simhash) : r.simhash;
     std::optional<NearMatch> m = s.FindNear(r.scope, q, 3).value();
     d.misses_ += m.has_value() != w.stored;
     Check(m ? s.TouchNear(r.scope, m->simhash, d.Now())
@@ -258,12 +267,12 @@ void MeasureRecords(Driver& d) {
   d.Timed("record", 4, [&](const Driver::Work& w) {
     // The page: a new record, or a new one copying the stored record's URL
     // (kind 0), content (kind 1) or, nearly, its text (kind 2).
-    BenchRecord p = w.stored ? w.fresh : w.record;
+    SyntheticRecord p = w.stored ? w.fresh : w.record;
     const int kind = w.stored ? static_cast<int>(turn++ % 3) : -1;
     if (w.stored) p.scope = w.record.scope;
     if (kind == 0) p.url = w.record.url;
     if (kind == 0 || kind == 1) p.content = w.record.content;
-    if (kind == 2) p.simhash = Flip(w.record.simhash, 2, p.simhash);
+    if (kind == 2) p.simhash = FlipBits(w.record.simhash, 2, p.simhash);
     if (s.LookupUrl(p.scope, p.url).value().seen) {
       d.misses_ += kind != 0;
       Check(s.RecordUrl(p.scope, p.url, p.origin, d.Now(), p.content));

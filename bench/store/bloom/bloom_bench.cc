@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/split_mix64.h"
 #include "store/bloom/bloom_math.h"
 #include "store/bloom/time_decayed_bloom.h"
 
@@ -37,19 +38,8 @@ struct Flags {
   std::string section = "all";
 };
 
-class KeyStream {  // SplitMix64: uniform 64-bit keys, as the shard's digests are
- public:
-  explicit KeyStream(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
- private:
-  uint64_t state_;
-};
+// Uniform 64-bit keys, as the shard's digests are.
+using KeyStream = SplitMix64Stream;
 
 // CPU time of this thread: on a shared machine, wall time mostly measures
 // the other processes; what one core spends per operation is the figure

@@ -7,20 +7,16 @@
 #include "common/types.h"
 #include "store/origin.h"
 #include "store/shard.h"
+#include "store/testing/synthetic_records.h"
 
 namespace pagesieve::store::storetest {
 
 // The deterministic input of the crash test: record i of partition 0, and
 // where its writer checkpoints. The writer and the checker both derive
 // everything from i, so the checker knows what any checkpoint must contain.
-struct CrashRecord {
-  std::string scope;
-  Digest128 url;
-  Digest128 content;
-  uint64_t simhash = 0;
-  Origin origin;
-};
+using CrashRecord = testing::SyntheticRecord;
 
+// Synthetic record i of seven sites, fetched at i seconds.
 CrashRecord CrashRecordOf(int64_t i);
 // Whether the writer checkpoints (with next offset i + 1) after record i.
 // Batches are 1 to 16 records long.

@@ -18,16 +18,9 @@ using testing::At;
 using testing::kBaseMs;
 using testing::KeyStream;
 
-constexpr int64_t kHour = 3'600'000;
+using testing::kHour;
 
-BloomOptions Options() {
-  BloomOptions o;
-  o.expected_items = 5'000;
-  o.generations = 4;
-  o.ttl = Duration(4 * kHour);
-  o.page_bytes = 128;
-  return o;
-}
+BloomOptions Options() { return testing::FourHourOptions(5'000); }
 
 std::unique_ptr<TimeDecayedBloom> Filled(const BloomOptions& o = Options()) {
   auto bloom = std::move(TimeDecayedBloom::Create(o)).value();

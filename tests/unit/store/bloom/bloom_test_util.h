@@ -2,27 +2,28 @@
 
 #include <cstdint>
 
+#include "common/split_mix64.h"
 #include "common/types.h"
+#include "store/bloom/bloom_options.h"
 
 namespace pagesieve::store::testing {
 
-// A seeded stream of uniformly distributed 64-bit key hashes (SplitMix64),
-// standing in for the shard's URL digests. Two streams with different seeds
-// do not share keys in any test-sized sample (a repeat has probability
-// about n^2 / 2^64).
-class KeyStream {
- public:
-  explicit KeyStream(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+// Seeded streams of uniformly distributed 64-bit key hashes, standing in
+// for the shard's URL digests.
+using KeyStream = SplitMix64Stream;
 
- private:
-  uint64_t state_;
-};
+inline constexpr int64_t kHour = 3'600'000;
+
+// A TTL of 4 h cut into 4 generations of 1 h, for `items` URLs at 1 %.
+inline BloomOptions FourHourOptions(uint64_t items, size_t page_bytes = 128) {
+  BloomOptions o;
+  o.expected_items = items;
+  o.false_positive_rate = 0.01;
+  o.generations = 4;
+  o.ttl = Duration(4 * kHour);
+  o.page_bytes = page_bytes;
+  return o;
+}
 
 // Event times well after the epoch, where crawls happen.
 inline constexpr int64_t kBaseMs = 1'800'000'000'000;

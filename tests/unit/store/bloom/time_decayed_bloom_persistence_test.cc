@@ -16,7 +16,7 @@ using testing::At;
 using testing::kBaseMs;
 using testing::KeyStream;
 
-constexpr int64_t kHour = 3'600'000;
+using testing::kHour;
 
 // What the shard keeps in RocksDB: the last header and the last bytes
 // written under each page id.
@@ -46,14 +46,7 @@ struct Persisted {
   }
 };
 
-BloomOptions Options() {
-  BloomOptions o;
-  o.expected_items = 20'000;
-  o.generations = 4;
-  o.ttl = Duration(4 * kHour);
-  o.page_bytes = 256;
-  return o;
-}
+BloomOptions Options() { return testing::FourHourOptions(20'000, 256); }
 
 std::unique_ptr<TimeDecayedBloom> Make(const BloomOptions& o = Options()) {
   return std::move(TimeDecayedBloom::Create(o)).value();

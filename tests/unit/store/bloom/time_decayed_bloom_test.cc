@@ -15,17 +15,9 @@ using testing::At;
 using testing::kBaseMs;
 using testing::KeyStream;
 
-constexpr int64_t kHour = 3'600'000;
+using testing::kHour;
 
-// ttl 4 h cut into 4 generations of 1 h.
-BloomOptions SmallOptions(uint64_t items = 10'000) {
-  BloomOptions o;
-  o.expected_items = items;
-  o.false_positive_rate = 0.01;
-  o.generations = 4;
-  o.ttl = Duration(4 * kHour);
-  return o;
-}
+BloomOptions SmallOptions(uint64_t items = 10'000) { return testing::FourHourOptions(items); }
 
 std::unique_ptr<TimeDecayedBloom> Make(const BloomOptions& o = SmallOptions()) {
   auto bloom = TimeDecayedBloom::Create(o);
