@@ -729,7 +729,7 @@ def rerender_blocks(rng, titles, site):
     def related():
         items = "".join('<li><a href="/story/%d">%s</a></li>' % (rng.randrange(10**6),
                                                                   html.escape(t))
-                        for t in rng.sample(titles, rng.randint(3, 5)))
+                        for t in rng.sample(titles, min(len(titles), rng.randint(3, 5))))
         return '<div class="%s"><h3>%s</h3><ul>%s</ul></div>' % (
             class_of(rng, ["related-articles", "more-stories", "related-links"],
                      ["inline-module", "story-package", "c-box"]),
@@ -786,7 +786,7 @@ def rerender_blocks(rng, titles, site):
     def trending():
         items = "".join("<li><a href=\"/story/%d\">%s</a> <span>%s views</span></li>" % (
             rng.randrange(10**6), html.escape(t), "{:,}".format(rng.randrange(10**6)))
-            for t in rng.sample(titles, 5))
+            for t in rng.sample(titles, min(5, len(titles))))
         return '<aside class="%s"><h3>Trending</h3><ol>%s</ol></aside>' % (
             class_of(rng, ["trending", "most-read", "popular-widget"], ["widget", "rail"]), items)
 
@@ -1410,6 +1410,9 @@ def main():
                          "--p-syndication on is 0): the stream's earlier composition")
     ap.add_argument("--output", "-o", default="-")
     args = ap.parse_args()
+    if args.articles == 1:
+        ap.error("--articles must be 0 (all) or at least 2: variants borrow another page's "
+                 "template and text")
     if args.classic:
         for flag in NEW_VARIANT_FLAGS:
             setattr(args, flag, 0.0)

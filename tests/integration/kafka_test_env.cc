@@ -38,11 +38,12 @@ using KafkaPtr = std::unique_ptr<T, KafkaDeleter>;
 
 }  // namespace
 
-Status CreateTopic(const std::string& name, int partitions, std::chrono::milliseconds timeout) {
+Status CreateTopic(const std::string& name, int partitions, std::chrono::milliseconds timeout,
+                   const std::map<std::string, std::string>& configs) {
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  if (rd_kafka_conf_set(conf, "bootstrap.servers", BootstrapServers().c_str(), err,
-                        sizeof(err)) != RD_KAFKA_CONF_OK) {
+  if (rd_kafka_conf_set(conf, "bootstrap.servers", BootstrapServers().c_str(), err, sizeof(err)) !=
+      RD_KAFKA_CONF_OK) {
     rd_kafka_conf_destroy(conf);
     return Status::InvalidArgument(err);
   }
@@ -52,10 +53,16 @@ Status CreateTopic(const std::string& name, int partitions, std::chrono::millise
   KafkaPtr<rd_kafka_NewTopic_t> topic(
       rd_kafka_NewTopic_new(name.c_str(), partitions, 1, err, sizeof(err)));
   if (!topic) return Status::InvalidArgument(err);
+  for (const auto& [key, value] : configs) {
+    if (rd_kafka_NewTopic_set_config(topic.get(), key.c_str(), value.c_str()) !=
+        RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return Status::InvalidArgument("topic config " + key);
+    }
+  }
   KafkaPtr<rd_kafka_AdminOptions_t> options(
       rd_kafka_AdminOptions_new(rk.get(), RD_KAFKA_ADMIN_OP_CREATETOPICS));
-  rd_kafka_AdminOptions_set_operation_timeout(options.get(), static_cast<int>(timeout.count()),
-                                              err, sizeof(err));
+  rd_kafka_AdminOptions_set_operation_timeout(options.get(), static_cast<int>(timeout.count()), err,
+                                              sizeof(err));
   KafkaPtr<rd_kafka_queue_t> queue(rd_kafka_queue_new(rk.get()));
   rd_kafka_NewTopic_t* topics[] = {topic.get()};
   rd_kafka_CreateTopics(rk.get(), topics, 1, options.get(), queue.get());
@@ -111,9 +118,8 @@ TestMessage FromKafka(RdKafka::Message& m) {
   if (m.payload()) t.value.assign(static_cast<const char*>(m.payload()), m.len());
   if (RdKafka::Headers* h = m.headers()) {
     for (const auto& header : h->get_all()) {
-      t.headers.emplace_back(header.key(),
-                             std::string(static_cast<const char*>(header.value()),
-                                         header.value_size()));
+      t.headers.emplace_back(
+          header.key(), std::string(static_cast<const char*>(header.value()), header.value_size()));
     }
   }
   return t;
@@ -145,9 +151,8 @@ Status Produce(const std::string& topic, const std::vector<TestMessage>& message
     for (;;) {
       RdKafka::ErrorCode rc = producer->produce(
           topic, to_partitions ? m.partition : RdKafka::Topic::PARTITION_UA,
-          RdKafka::Producer::RK_MSG_COPY,
-          const_cast<char*>(m.value.data()), m.value.size(), m.key ? m.key->data() : nullptr,
-          m.key ? m.key->size() : 0, 0, headers, nullptr);
+          RdKafka::Producer::RK_MSG_COPY, const_cast<char*>(m.value.data()), m.value.size(),
+          m.key ? m.key->data() : nullptr, m.key ? m.key->size() : 0, 0, headers, nullptr);
       if (rc == RdKafka::ERR_NO_ERROR) break;
       if (rc != RdKafka::ERR__QUEUE_FULL) {
         delete headers;
@@ -171,8 +176,7 @@ std::vector<TestMessage> ConsumeAll(const std::string& topic, size_t count,
   conf->set("group.id", "reader-" + UniqueTopicName(topic), err);
   conf->set("enable.auto.commit", "false", err);
   conf->set("auto.offset.reset", "earliest", err);
-  std::unique_ptr<RdKafka::KafkaConsumer> consumer(
-      RdKafka::KafkaConsumer::create(conf.get(), err));
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), err));
   std::vector<TestMessage> out;
   if (!consumer || consumer->subscribe({topic}) != RdKafka::ERR_NO_ERROR) return out;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -212,12 +216,10 @@ StatusOr<std::vector<TestMessage>> ReadPartition(const std::string& topic, int32
   std::string err;
   conf->set("group.id", "reader-" + UniqueTopicName(topic), err);
   conf->set("enable.auto.commit", "false", err);
-  std::unique_ptr<RdKafka::KafkaConsumer> consumer(
-      RdKafka::KafkaConsumer::create(conf.get(), err));
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), err));
   if (!consumer) return Status::Internal(err);
   int64_t low = 0, high = 0;
-  RdKafka::ErrorCode rc =
-      consumer->query_watermark_offsets(topic, partition, &low, &high, 10000);
+  RdKafka::ErrorCode rc = consumer->query_watermark_offsets(topic, partition, &low, &high, 10000);
   if (rc != RdKafka::ERR_NO_ERROR) return Status::Unavailable(RdKafka::err2str(rc));
   std::vector<RdKafka::TopicPartition*> parts = {
       RdKafka::TopicPartition::create(topic, partition, low)};

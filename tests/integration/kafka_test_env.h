@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,7 +21,8 @@ std::string UniqueTopicName(const std::string& prefix);
 
 // Creates a topic with the admin API and waits until the broker reports it.
 Status CreateTopic(const std::string& name, int partitions,
-                   std::chrono::milliseconds timeout = std::chrono::seconds(30));
+                   std::chrono::milliseconds timeout = std::chrono::seconds(30),
+                   const std::map<std::string, std::string>& configs = {});
 
 struct TestMessage {
   int32_t partition = 0;
