@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "content/boilerplate_text.h"
+
 namespace pagesieve::content {
 namespace {
 
@@ -52,14 +54,21 @@ class BlockWriter {
  public:
   explicit BlockWriter(std::vector<TextBlock>* out) : out_(out) {}
 
-  void Text(std::string_view text) {
+  void Text(std::string_view text, bool in_link) {
     if (text.empty()) return;
     if (text.front() == ' ' && (current_.empty() || current_.back() == ' ')) text.remove_prefix(1);
     current_.append(text);
+    if (in_link) link_bytes_ += text.size();
   }
   void Break() {
     while (!current_.empty() && current_.back() == ' ') current_.pop_back();
+    const size_t link_bytes = link_bytes_;
+    link_bytes_ = 0;
     if (current_.empty()) return;
+    if (Skips(link_bytes)) {
+      current_.clear();
+      return;
+    }
     if (level_ > 0) {
       while (!pending_.empty() && pending_.back().level >= level_) pending_.pop_back();
       pending_.push_back({level_, std::move(current_)});
@@ -112,7 +121,38 @@ class BlockWriter {
     }
   }
 
+  // Boilerplate phrases and the sections they label ("Related articles",
+  // "3 Comments"), whatever the markup around them. Returns whether the
+  // block in current_ is dropped.
+  bool Skips(size_t link_bytes) {
+    const int rank = level_ > 0 ? level_ : kNoRank;
+    if (skip_ != TextRole::kContent) {
+      if (level_ > 0 && level_ <= skip_rank_) {
+        skip_ = TextRole::kContent;  // a heading of the label's rank ends its section
+      } else if (skip_ == TextRole::kTeaserLabel && level_ == 0 &&
+                 link_bytes * 2 <= current_.size() &&
+                 (current_.size() >= kTeaserBytes || skip_rank_ == kNoRank)) {
+        // Prose again: the teasers are over. A label that is not a heading
+        // ("Lesen Sie auch:") only introduces links.
+        skip_ = TextRole::kContent;
+      } else {
+        return true;
+      }
+    }
+    const TextRole role = ClassifyBlockText(current_);
+    if (role == TextRole::kContent) return false;
+    if (role != TextRole::kBoilerplate) {
+      skip_ = role;
+      skip_rank_ = rank;
+    }
+    return true;
+  }
+
   static constexpr size_t kStubBytes = 40;
+  // A paragraph this long without many links is prose, not a teaser.
+  static constexpr size_t kTeaserBytes = 160;
+  // The rank of a label that is not a heading: any heading ends its section.
+  static constexpr int kNoRank = 7;
   static constexpr size_t kMaxStubs = 3;
 
   struct Pending {
@@ -123,6 +163,9 @@ class BlockWriter {
   std::string current_;
   std::vector<Pending> pending_;  // at most six: one per rank
   int level_ = 0;
+  size_t link_bytes_ = 0;               // of current_, inside links
+  TextRole skip_ = TextRole::kContent;  // the label whose section is being dropped
+  int skip_rank_ = kNoRank;
 };
 
 int HeadingLevel(Tag tag) {
@@ -161,7 +204,7 @@ void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const
     }
     const Node& node = doc.nodes[i];
     if (node.tag == Tag::kText) {
-      if (!(node.flags & kForeign)) writer->Text(doc.TextOf(node));
+      if (!(node.flags & kForeign)) writer->Text(doc.TextOf(node), node.flags & kInLink);
       ++i;
       continue;
     }
