@@ -11,6 +11,7 @@ constexpr int kMinAlternatives = 3;
 constexpr float kSemanticBoost = 1.5f;
 constexpr float kFullWeightChars = 250;
 constexpr uint16_t kSiblingProseBlocks = 1;
+constexpr uint32_t kArticleBodyChars = 250;
 
 float TagBonus(Tag tag) {
   switch (tag) {
@@ -68,10 +69,41 @@ class Scorer {
     top = RaiseToCommonAncestor(top);
     top = RaiseWhileParentScoresBetter(top);
     top = RaiseThroughOnlyChildren(top);
+    top = PreferArticleBody(top);
     return WithSiblings(top);
   }
 
  private:
+  // The largest element the page marks itemprop=articleBody (schema.org),
+  // outside removed boilerplate; 0 when none has text enough.
+  uint32_t LargestArticleBody() const {
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < doc_.nodes.size();) {
+      if (stats_[i].removed) {
+        i = doc_.nodes[i].end;
+        continue;
+      }
+      if ((doc_.nodes[i].flags & kArticleBody) &&
+          stats_[i].chars > (best ? stats_[best].chars : 0)) {
+        best = i;
+      }
+      ++i;
+    }
+    if (best == 0 || stats_[best].chars < kArticleBodyChars || stats_[best].LinkDensity() > 0.5) {
+      return 0;
+    }
+    return best;
+  }
+
+  // A page that says where its article body is, is believed over the
+  // scores when the best candidate lies elsewhere or inside it (a gallery
+  // of captioned photos beside a short article outscores it).
+  uint32_t PreferArticleBody(uint32_t top) const {
+    const uint32_t body = LargestArticleBody();
+    if (body == 0 || Contains(top, body)) return top;
+    return body;
+  }
+
   // Pages that mark their content with <main> or <article> mostly mean it.
   float SemanticBoost(uint32_t i) const {
     const Node& node = doc_.nodes[i];
