@@ -9,7 +9,7 @@ namespace {
 constexpr TextRole B = TextRole::kBoilerplate;
 constexpr TextRole T = TextRole::kTeaserLabel;
 constexpr TextRole L = TextRole::kTailLabel;
-constexpr uint8_t kAny = 255;
+constexpr uint8_t kAny = kAnyWords;
 
 // Each phrase is kept short of what article text says: a credit line must
 // name "this article", a label must be nearly the whole block, and the
@@ -235,9 +235,17 @@ constexpr std::pair<std::string_view, bool> kShareWords[] = {
     {"via", false},        {"whatsapp", false}, {"x", false},         {"xing", false},
 };
 
+constexpr auto kShareWordList = [] {
+  std::array<std::string_view, std::size(kShareWords)> list{};
+  for (size_t i = 0; i < list.size(); ++i) list[i] = kShareWords[i].first;
+  return list;
+}();
+
 }  // namespace
 
 std::span<const Phrase> BoilerplatePhrases() { return kPhrases; }
+
+std::span<const std::string_view> ShareBarWords() { return kShareWordList; }
 
 bool IsShareBarWord(std::string_view word, bool* verb) {
   for (const auto& [w, is_verb] : kShareWords) {

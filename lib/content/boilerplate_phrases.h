@@ -14,6 +14,9 @@ namespace pagesieve::content {
 // starting with '?' is optional; '#' matches a number ("12", "1.2k").
 // Words are compared after lowercasing (ASCII and Latin-1 letters), and
 // split at anything but letters and digits ("don't" is "don t").
+// Phrase::extra_words of a phrase any number of words may follow.
+inline constexpr uint8_t kAnyWords = 255;
+
 struct Phrase {
   std::string_view words;
   TextRole role;
@@ -31,5 +34,6 @@ std::span<const Phrase> BoilerplatePhrases();
 // Words a share bar is made of ("Share 1.2k Tweet Email"); `verb` is set
 // for the words that make a bar a share bar (share, tweet, teilen...).
 bool IsShareBarWord(std::string_view word, bool* verb);
+std::span<const std::string_view> ShareBarWords();
 
 }  // namespace pagesieve::content

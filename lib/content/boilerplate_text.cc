@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -10,8 +11,7 @@
 namespace pagesieve::content {
 namespace {
 
-constexpr size_t kMaxSlots = 12;
-constexpr size_t kMaxWordsKept = 160;
+constexpr size_t kMaxWords = kMaxBoilerplateBytes / 2;  // one letter and a separator each
 constexpr size_t kMaxShareBarWords = 12;
 
 bool IsAsciiAlnum(unsigned char c) {
@@ -19,35 +19,44 @@ bool IsAsciiAlnum(unsigned char c) {
 }
 
 // The words of a block, lowercased (ASCII and Latin-1 capitals), each
-// remembering whether a ':' follows it.
+// remembering whether a ':' follows it. Folded lazily, as far as asked:
+// most blocks are rejected on their first word or two.
 class Words {
  public:
-  explicit Words(std::string_view text) {
-    for (size_t i = 0; i < text.size();) i += Step(text, i);
-    EndWord();
-  }
+  explicit Words(std::string_view text) : text_(text.substr(0, kMaxBoilerplateBytes)) {}
 
-  size_t size() const { return total_; }
+  // Whether the block has a word `i` (folding up to it).
+  bool Has(size_t i) {
+    while (total_ <= i && pos_ < text_.size()) pos_ += Step(pos_);
+    if (total_ <= i && pos_ == text_.size()) EndWord();
+    return total_ > i;
+  }
+  size_t Count() {
+    Has(kMaxWords);
+    return total_;
+  }
   std::string_view operator[](size_t i) const {
     return std::string_view(buffer_.data() + begin_[i], size_[i]);
   }
-  bool ColonAfter(size_t i) const { return colon_[i]; }
-  bool Kept() const { return total_ <= kMaxWordsKept; }
+  bool ColonAfter(size_t i) {
+    Has(i + 1);  // reads past the separators after word i
+    return colon_[i];
+  }
 
  private:
   // Consumes the character at `i`; returns its length in bytes.
-  size_t Step(std::string_view text, size_t i) {
-    const unsigned char c = text[i];
+  size_t Step(size_t i) {
+    const unsigned char c = text_[i];
     if (c < 0x80) {
       if (IsAsciiAlnum(c)) {
         Append(static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c));
       } else {
         EndWord();
-        if (c == ':' && total_ > 0 && total_ <= kMaxWordsKept) colon_[total_ - 1] = true;
+        if (c == ':' && total_ > 0) colon_[total_ - 1] = true;
       }
       return 1;
     }
-    const unsigned char next = i + 1 < text.size() ? text[i + 1] : 0;
+    const unsigned char next = i + 1 < text_.size() ? text_[i + 1] : 0;
     if (c == 0xC2) {  // NBSP, «, », ·, ¡, ¿ separate words; © is a word
       EndWord();
       if (next == 0xA9) {
@@ -79,20 +88,20 @@ class Words {
   }
 
   void EndWord() {
-    if (!in_word_) return;
+    if (!in_word_ || total_ == kMaxWords) return;
     in_word_ = false;
-    if (total_ < kMaxWordsKept) {
-      begin_[total_] = static_cast<uint16_t>(start_);
-      size_[total_] = static_cast<uint16_t>(length_ - start_);
-      colon_[total_] = false;
-    }
+    begin_[total_] = static_cast<uint16_t>(start_);
+    size_[total_] = static_cast<uint16_t>(length_ - start_);
+    colon_[total_] = false;
     ++total_;
   }
 
+  std::string_view text_;
+  size_t pos_ = 0;
   std::array<char, kMaxBoilerplateBytes> buffer_;
-  std::array<uint16_t, kMaxWordsKept> begin_;
-  std::array<uint16_t, kMaxWordsKept> size_;
-  std::array<bool, kMaxWordsKept> colon_;
+  std::array<uint16_t, kMaxWords> begin_;
+  std::array<uint16_t, kMaxWords> size_;
+  std::array<bool, kMaxWords> colon_;
   size_t length_ = 0;
   size_t start_ = 0;
   size_t total_ = 0;
@@ -101,99 +110,179 @@ class Words {
 
 bool IsNumber(std::string_view word) { return !word.empty() && word[0] >= '0' && word[0] <= '9'; }
 
-bool OneOf(std::string_view alternatives, std::string_view word) {
+// A phrase split once into its slots and their alternatives.
+struct Slot {
+  std::vector<std::string_view> alternatives;
+  bool optional = false;
+  bool any = false;     // '*' is an alternative
+  bool number = false;  // '#' is an alternative
+
+  bool Accepts(std::string_view word) const {
+    if (any || (number && IsNumber(word))) return true;
+    for (std::string_view alt : alternatives) {
+      if (alt == word) return true;
+    }
+    return false;
+  }
+};
+
+struct CompiledPhrase {
+  std::vector<Slot> slots;
+  Slot needs;
+};
+
+Slot SplitAlternatives(std::string_view alternatives) {
+  Slot slot;
+  if (!alternatives.empty() && alternatives.front() == '?') {
+    slot.optional = true;
+    alternatives.remove_prefix(1);
+  }
   while (!alternatives.empty()) {
     const size_t bar = alternatives.find('|');
     const std::string_view alt = alternatives.substr(0, bar);
-    if (alt == word || alt == "*" || (alt == "#" && IsNumber(word))) return true;
+    slot.any = slot.any || alt == "*";
+    slot.number = slot.number || alt == "#";
+    slot.alternatives.push_back(alt);
     if (bar == std::string_view::npos) break;
     alternatives.remove_prefix(bar + 1);
   }
-  return false;
+  return slot;
 }
 
-struct Slots {
-  std::array<std::string_view, kMaxSlots> slot;
-  size_t count = 0;
-};
-
-Slots SplitSlots(std::string_view words) {
-  Slots slots;
-  while (!words.empty() && slots.count < kMaxSlots) {
+CompiledPhrase Compile(const Phrase& phrase) {
+  CompiledPhrase compiled;
+  std::string_view words = phrase.words;
+  while (!words.empty()) {
     const size_t space = words.find(' ');
-    slots.slot[slots.count++] = words.substr(0, space);
+    compiled.slots.push_back(SplitAlternatives(words.substr(0, space)));
     if (space == std::string_view::npos) break;
     words.remove_prefix(space + 1);
   }
-  return slots;
+  compiled.needs = SplitAlternatives(phrase.needs);
+  return compiled;
 }
 
-// Matches slots [s, count) against words from `w`; an optional slot is
-// tried both taken and skipped. Sets *end past the last matched word.
-bool MatchSlots(const Words& words, const Slots& slots, size_t s, size_t w, size_t* end) {
-  if (s == slots.count) {
-    *end = w;
+// Matches slots [s, end) against words from `w`; an optional slot is
+// tried both taken and skipped. Sets *matched past the last matched word.
+bool MatchSlots(Words& words, const std::vector<Slot>& slots, size_t s, size_t w, size_t* matched) {
+  if (s == slots.size()) {
+    *matched = w;
     return true;
   }
-  std::string_view slot = slots.slot[s];
-  const bool optional = slot.front() == '?';
-  if (optional) slot.remove_prefix(1);
-  if (w < words.size() && w < kMaxWordsKept && OneOf(slot, words[w]) &&
-      MatchSlots(words, slots, s + 1, w + 1, end)) {
+  if (words.Has(w) && slots[s].Accepts(words[w]) &&
+      MatchSlots(words, slots, s + 1, w + 1, matched)) {
     return true;
   }
-  return optional && MatchSlots(words, slots, s + 1, w, end);
+  return slots[s].optional && MatchSlots(words, slots, s + 1, w, matched);
 }
 
-bool HasWord(const Words& words, std::string_view alternatives) {
-  for (size_t i = 0; i < words.size() && i < kMaxWordsKept; ++i) {
-    if (OneOf(alternatives, words[i])) return true;
+bool HasWord(Words& words, const Slot& wanted) {
+  for (size_t i = 0; words.Has(i); ++i) {
+    if (wanted.Accepts(words[i])) return true;
   }
   return false;
 }
 
-bool Matches(const Phrase& phrase, const Words& words, size_t bytes) {
-  if (bytes > phrase.max_bytes) return false;
-  size_t end = 0;
-  if (!MatchSlots(words, SplitSlots(phrase.words), 0, 0, &end)) return false;
-  if (words.size() - end > phrase.extra_words) return false;
-  if (phrase.colon && (end == 0 || !words.ColonAfter(end - 1))) return false;
-  return phrase.needs.empty() || HasWord(words, phrase.needs);
-}
+// First word → the phrases starting with it, in table order.
+using FirstWords = std::unordered_map<std::string_view, std::vector<uint16_t>>;
 
-// First words of the phrases → phrase numbers, sorted by word.
-using Index = std::vector<std::pair<std::string_view, uint16_t>>;
+// The phrase table compiled, and indexed by first word.
+struct Table {
+  std::vector<CompiledPhrase> phrases;
+  FirstWords first_words;
+};
 
-const Index& FirstWordIndex() {
-  static const Index index = [] {
-    Index built;
+const Table& CompiledTable() {
+  static const Table table = [] {
+    Table built;
     const std::span<const Phrase> phrases = BoilerplatePhrases();
     for (size_t p = 0; p < phrases.size(); ++p) {
-      std::string_view first = SplitSlots(phrases[p].words).slot[0];
-      while (!first.empty()) {
-        const size_t bar = first.find('|');
-        built.emplace_back(first.substr(0, bar), static_cast<uint16_t>(p));
-        if (bar == std::string_view::npos) break;
-        first.remove_prefix(bar + 1);
+      built.phrases.push_back(Compile(phrases[p]));
+      for (std::string_view first : built.phrases.back().slots.front().alternatives) {
+        built.first_words[first].push_back(static_cast<uint16_t>(p));
       }
     }
-    std::sort(built.begin(), built.end());
     return built;
   }();
-  return index;
+  return table;
 }
 
-std::pair<Index::const_iterator, Index::const_iterator> PhrasesStartingWith(std::string_view word) {
-  const Index& index = FirstWordIndex();
-  return std::equal_range(index.begin(), index.end(), std::make_pair(word, uint16_t{0}),
-                          [](const auto& a, const auto& b) { return a.first < b.first; });
+bool Matches(const Phrase& phrase, const CompiledPhrase& compiled, Words& words, size_t bytes) {
+  if (bytes > phrase.max_bytes) return false;
+  size_t end = 0;
+  if (!MatchSlots(words, compiled.slots, 0, 0, &end)) return false;
+  if (phrase.extra_words != kAnyWords && words.Has(end + phrase.extra_words)) return false;
+  if (phrase.colon && (end == 0 || !words.ColonAfter(end - 1))) return false;
+  return compiled.needs.alternatives.empty() || HasWord(words, compiled.needs);
 }
+
+const std::vector<uint16_t>* PhrasesStartingWith(std::string_view word) {
+  const FirstWords& index = CompiledTable().first_words;
+  const auto it = index.find(word);
+  return it == index.end() ? nullptr : &it->second;
+}
+
+// A Bloom filter (one hash) of the words phrases and share bars start
+// with: most text nodes of a page are tested, so the test folds the first
+// word on the fly and looks up one bit, without the word list.
+class FirstWordFilter {
+ public:
+  FirstWordFilter() {
+    for (const auto& [word, phrases] : CompiledTable().first_words) Add(word);
+    for (std::string_view word : ShareBarWords()) Add(word);
+  }
+
+  bool MayStartPhrase(std::string_view text) const {
+    size_t i = 0;
+    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80 &&
+           !IsAsciiAlnum(text[i])) {
+      ++i;
+    }
+    if (i == text.size()) return false;
+    if (text[i] >= '0' && text[i] <= '9') return true;  // "12 comments"
+    uint32_t hash = kHashSeed;
+    size_t length = 0;
+    for (; i < text.size() && length <= kMaxFirstWord; ++i, ++length) {
+      unsigned char c = text[i];
+      if (c < 0x80) {
+        if (!IsAsciiAlnum(c)) break;
+        if (c >= 'A' && c <= 'Z') c += 32;
+      } else if (c == 0xC2 || c == 0xE2) {  // separators, and © (a word of its own)
+        if (length == 0 && c == 0xC2 && i + 1 < text.size() && text[i + 1] == '\xA9') return true;
+        break;
+      } else if (c == 0xC3 && i + 1 < text.size()) {
+        const unsigned char next = text[i + 1];
+        hash = Mix(hash, c);
+        c = next >= 0x80 && next <= 0x9E && next != 0x97 ? next + 0x20 : next;
+        ++i;
+      }
+      hash = Mix(hash, c);
+    }
+    if (length == 0 || length > kMaxFirstWord) return false;
+    return (bits_[(hash >> 6) % kWords] >> (hash & 63)) & 1;
+  }
+
+ private:
+  static constexpr uint32_t kHashSeed = 2166136261u;
+  static constexpr size_t kWords = 256;  // 16384 bits: about 3% false positives
+  static constexpr size_t kMaxFirstWord = 24;
+  static uint32_t Mix(uint32_t hash, unsigned char c) { return (hash ^ c) * 16777619u; }
+
+  void Add(std::string_view word) {
+    if (word == "#" || word == "*") return;
+    uint32_t hash = kHashSeed;
+    for (char c : word) hash = Mix(hash, static_cast<unsigned char>(c));
+    bits_[(hash >> 6) % kWords] |= uint64_t{1} << (hash & 63);
+  }
+
+  std::array<uint64_t, kWords> bits_{};
+};
 
 // "Share 1.2k Tweet 340 Email": share words and counts only.
-bool IsShareBar(const Words& words) {
-  if (words.size() > kMaxShareBarWords) return false;
+bool IsShareBar(Words& words) {
   bool any_verb = false;
-  for (size_t i = 0; i < words.size(); ++i) {
+  for (size_t i = 0; words.Has(i); ++i) {
+    if (i == kMaxShareBarWords) return false;
     bool verb = false;
     if (IsNumber(words[i])) continue;
     if (!IsShareBarWord(words[i], &verb)) return false;
@@ -205,38 +294,29 @@ bool IsShareBar(const Words& words) {
 }  // namespace
 
 TextRole ClassifyBlockText(std::string_view text) {
-  if (text.size() > kMaxBoilerplateBytes) return TextRole::kContent;
-  const Words words(text);
-  if (words.size() == 0) return TextRole::kContent;
-  // Candidate phrases in table order: those starting with the first word,
-  // and with a number when the block starts with one.
-  std::array<uint16_t, 64> candidates;
-  size_t count = 0;
-  for (std::string_view key : {words[0], std::string_view(IsNumber(words[0]) ? "#" : "")}) {
-    if (key.empty()) continue;
-    auto [begin, end] = PhrasesStartingWith(key);
-    for (auto it = begin; it != end && count < candidates.size(); ++it) {
-      candidates[count++] = it->second;
+  if (text.size() > kMaxBoilerplateBytes || !MayBeBoilerplateText(text)) return TextRole::kContent;
+  Words words(text);
+  if (!words.Has(0)) return TextRole::kContent;
+  // Phrases starting with the first word, then those starting with a
+  // number when the block does ("12 comments").
+  const bool number = IsNumber(words[0]);
+  const std::span<const Phrase> phrases = BoilerplatePhrases();
+  const Table& table = CompiledTable();
+  for (std::string_view key : {words[0], std::string_view(number ? "#" : "")}) {
+    const std::vector<uint16_t>* candidates = key.empty() ? nullptr : PhrasesStartingWith(key);
+    if (candidates == nullptr) continue;
+    for (uint16_t p : *candidates) {
+      if (Matches(phrases[p], table.phrases[p], words, text.size())) return phrases[p].role;
     }
   }
-  std::sort(candidates.begin(), candidates.begin() + count);
-  const std::span<const Phrase> phrases = BoilerplatePhrases();
-  for (size_t i = 0; i < count; ++i) {
-    const Phrase& phrase = phrases[candidates[i]];
-    if (Matches(phrase, words, text.size())) return phrase.role;
-  }
-  return IsShareBar(words) ? TextRole::kBoilerplate : TextRole::kContent;
+  bool verb = false;
+  const bool may_be_bar = number || IsShareBarWord(words[0], &verb);
+  return may_be_bar && IsShareBar(words) ? TextRole::kBoilerplate : TextRole::kContent;
 }
 
 bool MayBeBoilerplateText(std::string_view text) {
-  // The first word is all that is looked at: 64 bytes hold any phrase's.
-  const Words words(text.substr(0, 64));
-  if (words.size() == 0) return false;
-  const std::string_view first = words[0];
-  bool verb = false;
-  if (IsNumber(first) || IsShareBarWord(first, &verb)) return true;
-  auto [begin, end] = PhrasesStartingWith(first);
-  return begin != end;
+  static const FirstWordFilter filter;
+  return filter.MayStartPhrase(text);
 }
 
 }  // namespace pagesieve::content
