@@ -141,7 +141,9 @@ class BlockWriter {
     }
     const TextRole role = ClassifyBlockText(current_);
     if (role == TextRole::kContent) return false;
-    if (role != TextRole::kBoilerplate) {
+    // A label that is a link ("12 comments" in a byline) leads elsewhere:
+    // it is dropped, but it heads nothing here.
+    if (role != TextRole::kBoilerplate && link_bytes * 2 <= current_.size()) {
       skip_ = role;
       skip_rank_ = rank;
     }
