@@ -122,6 +122,7 @@ Extractor& Extractor::operator=(Extractor&&) noexcept = default;
 MainContent Extractor::Extract(std::string_view utf8_html) {
   Impl& m = *impl_;
   m.builder.Build(utf8_html, &m.doc);
+  MarkPhraseBoxes(&m.doc);
   MainContent result;
   size_t best_chars = 0;
   std::vector<uint32_t> strict_roots, roots;

@@ -78,21 +78,20 @@ class Scorer {
   // outside removed boilerplate; 0 when none has text enough.
   uint32_t LargestArticleBody() const {
     uint32_t best = 0;
-    for (uint32_t i = 1; i < doc_.nodes.size();) {
-      if (stats_[i].removed) {
-        i = doc_.nodes[i].end;
-        continue;
-      }
-      if ((doc_.nodes[i].flags & kArticleBody) &&
-          stats_[i].chars > (best ? stats_[best].chars : 0)) {
-        best = i;
-      }
-      ++i;
+    for (uint32_t i : doc_.article_bodies) {
+      if (stats_[i].chars > (best ? stats_[best].chars : 0) && !InsideRemoved(i)) best = i;
     }
     if (best == 0 || stats_[best].chars < kArticleBodyChars || stats_[best].LinkDensity() > 0.5) {
       return 0;
     }
     return best;
+  }
+
+  bool InsideRemoved(uint32_t i) const {
+    for (; i != 0; i = doc_.nodes[i].parent) {
+      if (stats_[i].removed) return true;
+    }
+    return false;
   }
 
   // A page that says where its article body is, is believed over the

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "content/boilerplate_text.h"
 #include "content/class_hints.h"
 #include "content/html_entities.h"
 #include "content/media_type.h"
@@ -281,12 +282,25 @@ void TreeBuilder::Text(std::string_view raw) {
     nodes.push_back(text);
   }
   Node& node = nodes.back();
+  const bool created = node.text_size == 0 && node.chars == 0;
   bool after_space = node.text_size > 0 && doc_->text.back() == ' ';
   TextStats stats;
   AppendCollapsedText(raw, &after_space, &doc_->text, &stats);
   node.text_size += stats.bytes;
   node.chars += stats.chars;
   node.commas = static_cast<uint16_t>(std::min<uint32_t>(node.commas + stats.commas, 0xFFFF));
+  if (created && HasTrait(nodes[parent].tag, kHeading)) {
+    NotePhraseCandidate(static_cast<uint32_t>(nodes.size() - 1));
+  }
+}
+
+// The text of a heading that starts with a word a label starts with
+// ("Related articles", "3 Comments"): the extractor looks for the box it
+// heads. Tested here, while the text is in cache; link text heads nothing.
+void TreeBuilder::NotePhraseCandidate(uint32_t index) {
+  const Node& node = doc_->nodes[index];
+  if (node.flags & (kForeign | kInLink)) return;
+  if (MayBeBoilerplateText(doc_->TextOf(node))) doc_->phrase_candidates.push_back(index);
 }
 
 void TreeBuilder::ApplyAttributes(const HtmlToken& token, Node* node) {
@@ -309,7 +323,10 @@ void TreeBuilder::ApplyAttributes(const HtmlToken& token, Node* node) {
     } else if (EqualsIgnoreCase(a.name, "style")) {
       if (StyleHides(a.value)) node->flags |= kHidden;
     } else if (EqualsIgnoreCase(a.name, "itemprop")) {
-      if (EqualsIgnoreCase(TrimAsciiSpace(a.value), "articlebody")) node->flags |= kArticleBody;
+      if (EqualsIgnoreCase(TrimAsciiSpace(a.value), "articlebody")) {
+        node->flags |= kArticleBody;
+        doc_->article_bodies.push_back(static_cast<uint32_t>(node - doc_->nodes.data()));
+      }
     }
   }
   node->class_weight = static_cast<int8_t>(std::clamp(weight, -50, 50));
