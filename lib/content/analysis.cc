@@ -31,6 +31,7 @@ bool RemovedByMarkup(const Node& node, const NodeStats& st, const RemovalPolicy&
   if (HasTrait(node.tag, kBoilerplate)) {
     // An article's own <header> holds its title and lead, not site chrome.
     if (node.tag == Tag::kHeader && (node.flags & kInArticle)) return false;
+    if (node.tag == Tag::kHeader && st.prose_blocks >= 2 && st.LinkDensity() < 0.3) return false;
     return node.tag != Tag::kForm || st.chars - st.link_chars < kFormWrapperChars;
   }
   if (node.class_hints & kHintComments) return policy.strip_by_class;
