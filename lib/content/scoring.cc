@@ -12,6 +12,8 @@ constexpr float kSemanticBoost = 1.5f;
 constexpr float kFullWeightChars = 250;
 constexpr uint16_t kSiblingProseBlocks = 1;
 constexpr uint32_t kArticleBodyChars = 250;
+constexpr float kArticleGrowth = 2.0f;
+constexpr double kArticleLinkDensity = 0.25;
 
 float TagBonus(Tag tag) {
   switch (tag) {
@@ -69,6 +71,7 @@ class Scorer {
     top = RaiseToCommonAncestor(top);
     top = RaiseWhileParentScoresBetter(top);
     top = RaiseThroughOnlyChildren(top);
+    top = RaiseToArticle(top);
     top = PreferArticleBody(top);
     return WithSiblings(top);
   }
@@ -101,6 +104,23 @@ class Scorer {
     const uint32_t body = LargestArticleBody();
     if (body == 0 || Contains(top, body)) return top;
     return body;
+  }
+
+  // The <article> around the best candidate holds the rest of it (the
+  // lead, a second section) when the candidate already holds most of its
+  // text: a page's other articles (teasers) are not that close in size.
+  uint32_t RaiseToArticle(uint32_t top) const {
+    for (uint32_t p = doc_.nodes[top].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
+      const Node& node = doc_.nodes[p];
+      if (node.tag != Tag::kArticle) continue;
+      const NodeStats& st = stats_[p];
+      if (st.chars <= kArticleGrowth * stats_[top].chars &&
+          st.LinkDensity() < kArticleLinkDensity) {
+        return p;
+      }
+      break;
+    }
+    return top;
   }
 
   // Pages that mark their content with <main> or <article> mostly mean it.
