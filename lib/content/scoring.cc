@@ -14,6 +14,8 @@ constexpr uint16_t kSiblingProseBlocks = 1;
 constexpr uint32_t kArticleBodyChars = 250;
 constexpr float kArticleGrowth = 2.0f;
 constexpr double kArticleLinkDensity = 0.25;
+constexpr float kParentGrowth = 1.05f;
+constexpr double kParentLinkDensity = 0.2;
 
 float TagBonus(Tag tag) {
   switch (tag) {
@@ -72,6 +74,7 @@ class Scorer {
     top = RaiseWhileParentScoresBetter(top);
     top = RaiseThroughOnlyChildren(top);
     top = RaiseToArticle(top);
+    top = RaiseWhileParentAddsLittle(top);
     top = PreferArticleBody(top);
     return WithSiblings(top);
   }
@@ -112,6 +115,9 @@ class Scorer {
   uint32_t RaiseToArticle(uint32_t top) const {
     for (uint32_t p = doc_.nodes[top].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
       const Node& node = doc_.nodes[p];
+      // Emission drops negatively classed blocks inside the content: the
+      // candidate would go with it.
+      if (node.class_weight < 0) break;
       if (node.tag != Tag::kArticle) continue;
       const NodeStats& st = stats_[p];
       if (st.chars <= kArticleGrowth * stats_[top].chars &&
@@ -119,6 +125,22 @@ class Scorer {
         return p;
       }
       break;
+    }
+    return top;
+  }
+
+  // A parent with little more text than the candidate holds the rest of
+  // the content (a lead, a date line, a last short paragraph), not another
+  // part of the page.
+  uint32_t RaiseWhileParentAddsLittle(uint32_t top) const {
+    const float limit = kParentGrowth * stats_[top].chars;
+    for (uint32_t p = doc_.nodes[top].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
+      const NodeStats& st = stats_[p];
+      if (doc_.nodes[p].class_weight < 0 || st.chars > limit ||
+          st.LinkDensity() >= kParentLinkDensity) {
+        break;
+      }
+      top = p;
     }
     return top;
   }
