@@ -89,16 +89,28 @@ class BlockWriter {
     pending_.clear();
     TrimEdges();
   }
-  // 1..6 for h1..h6, 0 for body text.
-  void SetHeadingLevel(int level) { level_ = level; }
+  // `level`: 1..6 for h1..h6, 0 for body text; `in_cell`: inside a table
+  // cell, where a label ("Comment" atop a column) heads no section.
+  void SetContext(int level, bool in_cell) {
+    level_ = level;
+    in_cell_ = in_cell;
+  }
 
  private:
   // A short line that is not a sentence: a byline, a date, a category, a
   // "Share" or "Contact" label left over at either edge of the content.
   static bool IsStub(const TextBlock& b) {
-    if (b.kind != TextBlock::Kind::kParagraph || b.text.size() >= kStubBytes) return false;
+    if (b.kind != TextBlock::Kind::kParagraph) return false;
     const char last = b.text.back();
-    return last != '.' && last != '!' && last != '?' && last != ':' && last != '"';
+    if (last == '.' || last == '!' || last == '?' || last == ':' || last == '"') return false;
+    return b.text.size() < kStubBytes || (b.text.size() < kBylineBytes && IsByline(b.text));
+  }
+
+  // "By Jane Doe, Staff Writer", "Von Max Muster | 12.05.2021": a byline
+  // names its author after a capitalized "By" or "Von".
+  static bool IsByline(std::string_view text) {
+    return text.starts_with("By ") || text.starts_with("Von ") || text.starts_with("BY ") ||
+           text.starts_with("VON ");
   }
 
   // Drops the stubs at the end (with the headings they leave orphaned) and
@@ -143,6 +155,7 @@ class BlockWriter {
     if (role == TextRole::kContent) return false;
     // A label that is a link ("12 comments" in a byline) leads elsewhere:
     // it is dropped, but it heads nothing here.
+    if (role != TextRole::kBoilerplate && in_cell_) return false;
     if (role != TextRole::kBoilerplate && link_bytes * 2 <= current_.size()) {
       skip_ = role;
       skip_rank_ = rank;
@@ -151,6 +164,7 @@ class BlockWriter {
   }
 
   static constexpr size_t kStubBytes = 40;
+  static constexpr size_t kBylineBytes = 160;
   // A paragraph this long without many links is prose, not a teaser.
   static constexpr size_t kTeaserBytes = 160;
   // The rank of a label that is not a heading: any heading ends its section.
@@ -165,6 +179,7 @@ class BlockWriter {
   std::string current_;
   std::vector<Pending> pending_;  // at most six: one per rank
   int level_ = 0;
+  bool in_cell_ = false;
   size_t link_bytes_ = 0;               // of current_, inside links
   TextRole skip_ = TextRole::kContent;  // the label whose section is being dropped
   int skip_rank_ = kNoRank;
@@ -192,6 +207,7 @@ int HeadingLevel(Tag tag) {
 struct OpenBlock {
   uint32_t end;
   int heading_level;  // of the innermost heading around, 0 when none
+  bool in_cell;       // inside a table cell
 };
 
 void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const Scores& scores,
@@ -202,7 +218,8 @@ void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const
     while (!open.empty() && open.back().end <= i) {
       writer->Break();
       open.pop_back();
-      writer->SetHeadingLevel(open.empty() ? 0 : open.back().heading_level);
+      writer->SetContext(open.empty() ? 0 : open.back().heading_level,
+                         !open.empty() && open.back().in_cell);
     }
     const Node& node = doc.nodes[i];
     if (node.tag == Tag::kText) {
@@ -223,13 +240,14 @@ void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const
       writer->Break();
       int level = HeadingLevel(node.tag);
       if (level == 0 && !open.empty()) level = open.back().heading_level;
-      open.push_back({node.end, level});
-      writer->SetHeadingLevel(level);
+      const bool in_cell = HasTrait(node.tag, kTableCell) || (!open.empty() && open.back().in_cell);
+      open.push_back({node.end, level, in_cell});
+      writer->SetContext(level, in_cell);
     }
     ++i;
   }
   writer->Break();
-  writer->SetHeadingLevel(0);
+  writer->SetContext(0, false);
 }
 
 }  // namespace
