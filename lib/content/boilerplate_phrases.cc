@@ -45,6 +45,7 @@ constexpr Phrase kPhrases[] = {
     {"foto|fotos|photo|photos|bild|bilder|image|images|picture|credit|credits|quelle|quellen|bildquelle|bildquellen|fotoquelle|titelbild|titelfoto|beitragsbild|headerbild|bildnachweis|fotonachweis|copyright|source|fuente|crédito|credito", B, kAny, 150, true},
     {"photo|image|picture|header|featured|cover|title|lead credit|credits|source|caption", B, kAny, 150},
     {"bild|foto via|von|quelle", B, kAny, 150},
+    {"abbildung|abb|grafik|schaubild ?#", B, kAny, 200, true},
     {"beitragsbild|titelbild|headerbild|symbolbild|symbolfoto|bildnachweis|fotonachweis|fotocredit|fotocredits|bildrechte|bildquelle|bildquellen|bildnachweise", B, kAny, 150},
     // Ad labels.
     {"advertisement|advertisements|advertising|advertorial|ad|ads|anzeige|werbung|sponsored|promoted|sponsor|publicidad|publicité|pubblicità|reklama|reklame|promotion", B, 0, 60},
@@ -227,7 +228,7 @@ constexpr Phrase kPhrases[] = {
     {"noch keine bewertungen|bewertung|kommentare|reviews|ratings", B, kAny, 80},
     {"no ratings|reviews|comments yet", B, kAny, 80},
     {"print|drucken|imprimir|imprimer|stampa|drukuj|email|e mail|tweet|pin", B, 2, 40},
-    {"tags|tag|schlagworte|schlagwörter|stichworte|stichwörter|keywords|themen|kategorie|kategorien|category|categories|rubrik|rubriken|topics|posted|veröffentlicht|published|labels|etiquetas|schlagwort|abgelegt|archiviert|updated|aktualisiert|stand|von|by|autor|author|text|redaktion|kontakt|contact", B, kAny, 200, true},
+    {"tags|tag|schlagworte|schlagwörter|stichworte|stichwörter|keywords|themen|bewerten|kategorie|kategorien|category|categories|rubrik|rubriken|topics|posted|veröffentlicht|published|labels|etiquetas|schlagwort|abgelegt|archiviert|updated|aktualisiert|stand|von|by|autor|author|text|redaktion|kontakt|contact", B, kAny, 200, true},
     {"filed under|in", B, kAny, 200},
     {"posted in|on|by|under", B, kAny, 200},
     {"this entry was posted|filed", B, kAny, 300},
