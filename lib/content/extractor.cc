@@ -6,6 +6,7 @@
 
 #include "content/analysis.h"
 #include "content/blocks.h"
+#include "content/confidence.h"
 #include "content/content.h"
 #include "content/dom.h"
 #include "content/scoring.h"
@@ -78,7 +79,8 @@ std::string FirstHeading(const Document& doc, const std::vector<NodeStats>& stat
 struct Extractor::Impl {
   explicit Impl(ExtractionOptions o) : options(o), builder(o.max_depth) {}
 
-  std::vector<TextBlock> RunPass(const Pass& pass, std::vector<uint32_t>* chosen) {
+  // Also sets *article: whether the pass's content reads as an article.
+  std::vector<TextBlock> RunPass(const Pass& pass, std::vector<uint32_t>* chosen, bool* article) {
     RemovalPolicy removal;
     removal.link_density_max = options.link_density_max;
     removal.strip_by_class = pass.strip_by_class;
@@ -97,6 +99,7 @@ struct Extractor::Impl {
     emit.max_depth = options.max_depth;
     std::vector<TextBlock> blocks;
     EmitBlocks(doc, stats, scores, roots, emit, &blocks);
+    *article = LooksLikeArticle(doc, stats, roots, blocks, !pass.strip_by_class);
     return blocks;
   }
 
@@ -127,7 +130,8 @@ MainContent Extractor::Extract(std::string_view utf8_html) {
   size_t best_chars = 0;
   std::vector<uint32_t> strict_roots, roots;
   for (size_t p = 0; p < std::size(kPasses); ++p) {
-    std::vector<TextBlock> blocks = m.RunPass(kPasses[p], &roots);
+    bool article = false;
+    std::vector<TextBlock> blocks = m.RunPass(kPasses[p], &roots, &article);
     if (p == 0) {
       result.title = ChooseTitle(m.doc, FirstHeading(m.doc, m.stats));
       strict_roots = roots;
@@ -138,6 +142,7 @@ MainContent Extractor::Extract(std::string_view utf8_html) {
     const bool grows = best_chars < 300 || Covers(m.doc, roots, strict_roots);
     if (p == 0 || (chars > best_chars && grows)) {
       result.blocks = std::move(blocks);
+      result.article_found = article;
       best_chars = chars;
     }
     if (best_chars >= kEnoughChars) break;
