@@ -74,6 +74,17 @@ std::string FirstHeading(const Document& doc, const std::vector<NodeStats>& stat
   return {};
 }
 
+// The page's title heads the content in some templates and sits above it in
+// others: the content starts after it in all of them. (The title is the
+// MainContent's own field, and the fingerprints weigh it apart.)
+void DropLeadingTitle(MainContent* content) {
+  std::vector<TextBlock>& blocks = content->blocks;
+  if (!blocks.empty() && blocks.front().kind == TextBlock::Kind::kHeading &&
+      blocks.front().text == content->title) {
+    blocks.erase(blocks.begin());
+  }
+}
+
 }  // namespace
 
 struct Extractor::Impl {
@@ -147,6 +158,7 @@ MainContent Extractor::Extract(std::string_view utf8_html) {
     }
     if (best_chars >= kEnoughChars) break;
   }
+  DropLeadingTitle(&result);
   m.ReleaseIfHuge();
   return result;
 }
