@@ -222,24 +222,30 @@ const std::vector<uint16_t>* PhrasesStartingWith(std::string_view word) {
   return it == index.end() ? nullptr : &it->second;
 }
 
-// A Bloom filter (one hash) of the words phrases and share bars start
-// with: most text nodes of a page are tested, so the test folds the first
-// word on the fly and looks up one bit, without the word list.
+// For each hash bucket of the words phrases and share bars start with, the
+// longest block one of them applies to: most blocks are tested, so the test
+// folds the first word on the fly and reads one table entry. A block longer
+// than its bucket's entry (most paragraphs) is content without a look at
+// the phrases.
 class FirstWordFilter {
  public:
   FirstWordFilter() {
-    for (const auto& [word, phrases] : CompiledTable().first_words) Add(word);
-    for (std::string_view word : ShareBarWords()) Add(word);
+    const std::span<const Phrase> phrases = BoilerplatePhrases();
+    for (const auto& [word, numbers] : CompiledTable().first_words) {
+      for (uint16_t p : numbers) Add(word, phrases[p].max_bytes);
+    }
+    for (std::string_view word : ShareBarWords()) Add(word, kShareBarBytes);
   }
 
-  bool MayStartPhrase(std::string_view text) const {
+  // 0 when no phrase starts with the first word of `text`.
+  size_t LongestBlock(std::string_view text) const {
     size_t i = 0;
     while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80 &&
            !IsAsciiAlnum(text[i])) {
       ++i;
     }
-    if (i == text.size()) return false;
-    if (text[i] >= '0' && text[i] <= '9') return true;  // "12 comments"
+    if (i == text.size()) return 0;
+    if (text[i] >= '0' && text[i] <= '9') return numbers_;  // "12 comments"
     uint32_t hash = kHashSeed;
     size_t length = 0;
     for (; i < text.size() && length <= kMaxFirstWord; ++i, ++length) {
@@ -248,7 +254,9 @@ class FirstWordFilter {
         if (!IsAsciiAlnum(c)) break;
         if (c >= 'A' && c <= 'Z') c += 32;
       } else if (c == 0xC2 || c == 0xE2) {  // separators, and © (a word of its own)
-        if (length == 0 && c == 0xC2 && i + 1 < text.size() && text[i + 1] == '\xA9') return true;
+        if (length == 0 && c == 0xC2 && i + 1 < text.size() && text[i + 1] == '\xA9') {
+          return copyright_;
+        }
         break;
       } else if (c == 0xC3 && i + 1 < text.size()) {
         const unsigned char next = text[i + 1];
@@ -258,24 +266,32 @@ class FirstWordFilter {
       }
       hash = Mix(hash, c);
     }
-    if (length == 0 || length > kMaxFirstWord) return false;
-    return (bits_[(hash >> 6) % kWords] >> (hash & 63)) & 1;
+    if (length == 0 || length > kMaxFirstWord) return 0;
+    return longest_[hash % kBuckets];
   }
 
  private:
   static constexpr uint32_t kHashSeed = 2166136261u;
-  static constexpr size_t kWords = 256;  // 16384 bits: about 3% false positives
+  static constexpr size_t kBuckets = 4096;  // 8 KB; most buckets hold no word
   static constexpr size_t kMaxFirstWord = 24;
+  static constexpr uint16_t kShareBarBytes = 200;
   static uint32_t Mix(uint32_t hash, unsigned char c) { return (hash ^ c) * 16777619u; }
 
-  void Add(std::string_view word) {
-    if (word == "#" || word == "*") return;
+  void Add(std::string_view word, uint16_t max_bytes) {
+    if (word == "#") {
+      numbers_ = std::max(numbers_, max_bytes);
+      return;
+    }
+    if (word == "\xC2\xA9") copyright_ = std::max(copyright_, max_bytes);
     uint32_t hash = kHashSeed;
     for (char c : word) hash = Mix(hash, static_cast<unsigned char>(c));
-    bits_[(hash >> 6) % kWords] |= uint64_t{1} << (hash & 63);
+    uint16_t& longest = longest_[hash % kBuckets];
+    longest = std::max(longest, max_bytes);
   }
 
-  std::array<uint64_t, kWords> bits_{};
+  std::array<uint16_t, kBuckets> longest_{};
+  uint16_t numbers_ = 0;    // phrases starting with a number
+  uint16_t copyright_ = 0;  // phrases starting with ©
 };
 
 // "Share 1.2k Tweet 340 Email": share words and counts only.
@@ -294,7 +310,7 @@ bool IsShareBar(Words& words) {
 }  // namespace
 
 TextRole ClassifyBlockText(std::string_view text) {
-  if (text.size() > kMaxBoilerplateBytes || !MayBeBoilerplateText(text)) return TextRole::kContent;
+  if (!MayBeBoilerplateText(text)) return TextRole::kContent;
   Words words(text);
   if (!words.Has(0)) return TextRole::kContent;
   // Phrases starting with the first word, then those starting with a
@@ -316,7 +332,7 @@ TextRole ClassifyBlockText(std::string_view text) {
 
 bool MayBeBoilerplateText(std::string_view text) {
   static const FirstWordFilter filter;
-  return filter.MayStartPhrase(text);
+  return text.size() <= kMaxBoilerplateBytes && text.size() <= filter.LongestBlock(text);
 }
 
 }  // namespace pagesieve::content

@@ -33,8 +33,9 @@ inline constexpr size_t kMaxBoilerplateBytes = 600;
 // labels of French, Spanish, Italian, Polish and Dutch.
 TextRole ClassifyBlockText(std::string_view text);
 
-// Whether the first word of `text` starts any phrase ClassifyBlockText
-// knows: a cheap test before gathering an element's text to classify it.
+// Whether ClassifyBlockText could say anything but kContent of `text`: its
+// first word starts a phrase that applies to a block of its length. A cheap
+// test (one table lookup); false positives are rare.
 bool MayBeBoilerplateText(std::string_view text);
 
 }  // namespace pagesieve::content

@@ -271,7 +271,8 @@ void TreeBuilder::Text(std::string_view raw) {
   std::vector<Node>& nodes = doc_->nodes;
   const uint32_t parent = Current();
   // Consecutive text (split around a literal '<') extends the same node.
-  if (nodes.back().tag != Tag::kText || nodes.back().parent != parent) {
+  const bool created = nodes.back().tag != Tag::kText || nodes.back().parent != parent;
+  if (created) {
     Node text;
     text.tag = Tag::kText;
     text.parent = parent;
@@ -282,14 +283,14 @@ void TreeBuilder::Text(std::string_view raw) {
     nodes.push_back(text);
   }
   Node& node = nodes.back();
-  const bool created = node.text_size == 0 && node.chars == 0;
   bool after_space = node.text_size > 0 && doc_->text.back() == ' ';
   TextStats stats;
   AppendCollapsedText(raw, &after_space, &doc_->text, &stats);
   node.text_size += stats.bytes;
   node.chars += stats.chars;
   node.commas = static_cast<uint16_t>(std::min<uint32_t>(node.commas + stats.commas, 0xFFFF));
-  if (created && HasTrait(nodes[parent].tag, kHeading)) {
+  const Tag parent_tag = nodes[parent].tag;
+  if (created && parent_tag >= Tag::kH1 && parent_tag <= Tag::kH6) {
     NotePhraseCandidate(static_cast<uint32_t>(nodes.size() - 1));
   }
 }
