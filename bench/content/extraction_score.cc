@@ -7,6 +7,10 @@
 //                           token-level precision, recall, F1 (micro over
 //                           all tokens, and the mean of per-page F1)
 //
+// Both also count the pages the extractor says hold no article
+// (MainContent::article_found): each has one, so every such page is one
+// whose near-duplicates the fingerprints will miss.
+//
 //   extraction_score [--set trafilatura|readability] [--worst N] [--page NAME]
 //                    [--misses 1]
 //
@@ -87,12 +91,23 @@ void PrintWorst(std::vector<PageResult>* results, int worst) {
   }
 }
 
+// Every annotated page has an article: one the extractor says it did not
+// find is a page whose near-duplicates the fingerprints will not catch.
+int CountNoArticle(const MainContent& content, const std::string& name, const Args& args) {
+  if (content.article_found) return 0;
+  if (args.misses) std::printf("NOARTICLE %s\n", name.c_str());
+  return 1;
+}
+
 void ScoreTrafilatura(const std::vector<Page>& pages, const Args& args) {
   Extractor extractor{ExtractionOptions{}};
   Counts total;
+  int no_article = 0;
   std::vector<PageResult> results;
   for (const Page& page : pages) {
-    const std::string text = CollapseSpaces(ExtractPage(&extractor, page.html).Text());
+    const MainContent content = ExtractPage(&extractor, page.html);
+    const std::string text = CollapseSpaces(content.Text());
+    no_article += CountNoArticle(content, page.name, args);
     Counts c;
     for (const std::string& s : page.with) {
       const bool found = text.find(CollapseSpaces(s)) != std::string::npos;
@@ -109,8 +124,9 @@ void ScoreTrafilatura(const std::vector<Page>& pages, const Args& args) {
     total.fn += c.fn;
     results.push_back({page.name, c, c.fp + c.fn});
   }
-  std::printf("trafilatura-eval      %4zu pages  %5.0f snippets  P %.3f  R %.3f  F1 %.3f\n",
-              pages.size(), total.tp + total.fn, total.P(), total.R(), total.F1());
+  std::printf(
+      "trafilatura-eval      %4zu pages  %5.0f snippets  P %.3f  R %.3f  F1 %.3f  no article %d\n",
+      pages.size(), total.tp + total.fn, total.P(), total.R(), total.F1(), no_article);
   PrintWorst(&results, args.worst);
 }
 
@@ -152,9 +168,11 @@ void ScoreReadability(const std::vector<Page>& pages, const Args& args) {
   Counts micro;
   double f1_sum = 0;
   int title_matches = 0;
+  int no_article = 0;
   std::vector<PageResult> results;
   for (const Page& page : pages) {
     const MainContent content = ExtractPage(&extractor, page.html);
+    no_article += CountNoArticle(content, page.name, args);
     const auto got = Tokens(content.Text());
     const auto want = Tokens(LibxmlText(page.expected_html));
     Counts c;
@@ -177,9 +195,9 @@ void ScoreReadability(const std::vector<Page>& pages, const Args& args) {
   }
   std::printf(
       "readability-testpages %4zu pages  tokens  P %.3f  R %.3f  F1 %.3f (micro)  mean F1 %.3f"
-      "  title exact %d/%zu\n",
+      "  title exact %d/%zu  no article %d\n",
       pages.size(), micro.P(), micro.R(), micro.F1(), f1_sum / pages.size(), title_matches,
-      pages.size());
+      pages.size(), no_article);
   PrintWorst(&results, args.worst);
 }
 

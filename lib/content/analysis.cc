@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "content/boilerplate_text.h"
 #include "content/class_hints.h"
 
 namespace pagesieve::content {
@@ -14,6 +15,10 @@ constexpr uint32_t kFormWrapperChars = 1000;
 constexpr uint16_t kProseBlocksToKeep = 3;
 // A block with this much text of its own is prose.
 constexpr uint32_t kProseChars = 80;
+// A heading longer than this is not a label.
+constexpr uint32_t kMaxLabelChars = 80;
+// How far (in nodes) from a label its box is looked for: bounds the work.
+constexpr uint32_t kMaxBoxSearch = 64;
 
 uint16_t Add16(uint16_t a, uint32_t b) {
   return static_cast<uint16_t>(std::min<uint32_t>(a + b, 0xFFFF));
@@ -26,6 +31,7 @@ bool RemovedByMarkup(const Node& node, const NodeStats& st, const RemovalPolicy&
   if (HasTrait(node.tag, kBoilerplate)) {
     // An article's own <header> holds its title and lead, not site chrome.
     if (node.tag == Tag::kHeader && (node.flags & kInArticle)) return false;
+    if (node.tag == Tag::kHeader && st.prose_blocks >= 2 && st.LinkDensity() < 0.3) return false;
     return node.tag != Tag::kForm || st.chars - st.link_chars < kFormWrapperChars;
   }
   if (node.class_hints & kHintComments) return policy.strip_by_class;
@@ -37,6 +43,18 @@ bool RemovedByMarkup(const Node& node, const NodeStats& st, const RemovalPolicy&
     return st.prose_blocks < kProseBlocksToKeep || st.LinkDensity() > 0.3;
   }
   return false;
+}
+
+// A box headed by a teaser label (related articles, newsletter) holds
+// teasers, unless it holds plenty of prose; one headed by a comments or
+// author label holds the comments, the bio.
+bool RemovedByPhrase(const Node& node, const NodeStats& st) {
+  if (node.tag == Tag::kBody || node.tag == Tag::kRoot || node.tag == Tag::kArticle ||
+      node.tag == Tag::kMain) {
+    return false;
+  }
+  if (static_cast<TextRole>(node.phrase) == TextRole::kTailLabel) return true;
+  return st.prose_blocks < kProseBlocksToKeep || st.LinkDensity() > 0.3;
 }
 
 bool LinkDense(const Node& node, const NodeStats& st, const RemovalPolicy& policy) {
@@ -85,7 +103,45 @@ void AddToParent(const Node& node, const NodeStats& st, NodeStats* parent) {
   }
 }
 
+// Whether a text node with visible text lies in (from, to).
+bool TextBetween(const Document& doc, uint32_t from, uint32_t to) {
+  for (uint32_t i = from + 1; i < to; ++i) {
+    const Node& node = doc.nodes[i];
+    if (node.tag == Tag::kText && node.chars > 0 && doc.TextOf(node) != " ") return true;
+  }
+  return false;
+}
+
+// The box a heading labels: its lowest ancestor with text after the
+// heading, provided the heading holds that ancestor's first text. 0 if
+// none within kMaxBoxSearch nodes.
+uint32_t BoxOfHeading(const Document& doc, uint32_t heading) {
+  const uint32_t after = doc.nodes[heading].end;
+  for (uint32_t a = heading; a != 0 && a != doc.body;) {
+    const uint32_t parent = doc.nodes[a].parent;
+    if (parent == 0 || parent == doc.body || heading - parent > kMaxBoxSearch ||
+        TextBetween(doc, parent, heading)) {
+      return 0;
+    }
+    const uint32_t end = std::min(doc.nodes[parent].end, after + kMaxBoxSearch);
+    if (TextBetween(doc, after - 1, end)) return parent;
+    a = parent;
+  }
+  return 0;
+}
+
 }  // namespace
+
+void MarkPhraseBoxes(Document* doc) {
+  for (uint32_t i : doc->phrase_candidates) {
+    const Node& node = doc->nodes[i];
+    if (node.chars > kMaxLabelChars) continue;
+    const TextRole role = ClassifyBlockText(doc->TextOf(node));
+    if (role != TextRole::kTeaserLabel && role != TextRole::kTailLabel) continue;
+    const uint32_t box = BoxOfHeading(*doc, node.parent);
+    if (box != 0) doc->nodes[box].phrase = static_cast<uint8_t>(role);
+  }
+}
 
 void ComputeStats(const Document& doc, const RemovalPolicy& policy, std::vector<NodeStats>* stats) {
   const size_t n = doc.nodes.size();
@@ -104,7 +160,8 @@ void ComputeStats(const Document& doc, const RemovalPolicy& policy, std::vector<
       if (HasTrait(node.tag, kBlock) && st.inline_chars >= kProseChars) {
         st.prose_blocks = Add16(st.prose_blocks, 1);
       }
-      st.removed = RemovedByMarkup(node, st, policy) || LinkDense(node, st, policy);
+      st.removed = RemovedByMarkup(node, st, policy) || LinkDense(node, st, policy) ||
+                   (node.phrase != 0 && RemovedByPhrase(node, st));
       if (st.removed) continue;
     }
     AddToParent(node, st, &(*stats)[node.parent]);

@@ -39,6 +39,12 @@ struct NodeStats {
   double LinkDensity() const { return chars == 0 ? 0.0 : double(link_chars) / chars; }
 };
 
+// Finds the boxes headed by a label such as "Related articles" or "3
+// Comments" (the heading is the box's first text) among the headings the
+// tree builder noted (Document::phrase_candidates), and sets their
+// Node::phrase to the label's TextRole. Once per page: passes reuse it.
+void MarkPhraseBoxes(Document* doc);
+
 // Fills `stats` (one entry per node) for `doc` under `policy`.
 void ComputeStats(const Document& doc, const RemovalPolicy& policy, std::vector<NodeStats>* stats);
 

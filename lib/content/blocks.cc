@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "content/boilerplate_text.h"
+
 namespace pagesieve::content {
 namespace {
 
@@ -52,14 +54,21 @@ class BlockWriter {
  public:
   explicit BlockWriter(std::vector<TextBlock>* out) : out_(out) {}
 
-  void Text(std::string_view text) {
+  void Text(std::string_view text, bool in_link) {
     if (text.empty()) return;
     if (text.front() == ' ' && (current_.empty() || current_.back() == ' ')) text.remove_prefix(1);
     current_.append(text);
+    if (in_link) link_bytes_ += text.size();
   }
   void Break() {
     while (!current_.empty() && current_.back() == ' ') current_.pop_back();
+    const size_t link_bytes = link_bytes_;
+    link_bytes_ = 0;
     if (current_.empty()) return;
+    if (Skips(link_bytes)) {
+      current_.clear();
+      return;
+    }
     if (level_ > 0) {
       while (!pending_.empty() && pending_.back().level >= level_) pending_.pop_back();
       pending_.push_back({level_, std::move(current_)});
@@ -80,16 +89,28 @@ class BlockWriter {
     pending_.clear();
     TrimEdges();
   }
-  // 1..6 for h1..h6, 0 for body text.
-  void SetHeadingLevel(int level) { level_ = level; }
+  // `level`: 1..6 for h1..h6, 0 for body text; `in_cell`: inside a table
+  // cell, where a label ("Comment" atop a column) heads no section.
+  void SetContext(int level, bool in_cell) {
+    level_ = level;
+    in_cell_ = in_cell;
+  }
 
  private:
   // A short line that is not a sentence: a byline, a date, a category, a
   // "Share" or "Contact" label left over at either edge of the content.
   static bool IsStub(const TextBlock& b) {
-    if (b.kind != TextBlock::Kind::kParagraph || b.text.size() >= kStubBytes) return false;
+    if (b.kind != TextBlock::Kind::kParagraph) return false;
     const char last = b.text.back();
-    return last != '.' && last != '!' && last != '?' && last != ':' && last != '"';
+    if (last == '.' || last == '!' || last == '?' || last == ':' || last == '"') return false;
+    return b.text.size() < kStubBytes || (b.text.size() < kBylineBytes && IsByline(b.text));
+  }
+
+  // "By Jane Doe, Staff Writer", "Von Max Muster | 12.05.2021": a byline
+  // names its author after a capitalized "By" or "Von".
+  static bool IsByline(std::string_view text) {
+    return text.starts_with("By ") || text.starts_with("Von ") || text.starts_with("BY ") ||
+           text.starts_with("VON ");
   }
 
   // Drops the stubs at the end (with the headings they leave orphaned) and
@@ -112,7 +133,42 @@ class BlockWriter {
     }
   }
 
+  // Boilerplate phrases and the sections they label ("Related articles",
+  // "3 Comments"), whatever the markup around them. Returns whether the
+  // block in current_ is dropped.
+  bool Skips(size_t link_bytes) {
+    const int rank = level_ > 0 ? level_ : kNoRank;
+    if (skip_ != TextRole::kContent) {
+      if (level_ > 0 && level_ <= skip_rank_) {
+        skip_ = TextRole::kContent;  // a heading of the label's rank ends its section
+      } else if (skip_ == TextRole::kTeaserLabel && level_ == 0 &&
+                 link_bytes * 2 <= current_.size() &&
+                 (current_.size() >= kTeaserBytes || skip_rank_ == kNoRank)) {
+        // Prose again: the teasers are over. A label that is not a heading
+        // ("Lesen Sie auch:") only introduces links.
+        skip_ = TextRole::kContent;
+      } else {
+        return true;
+      }
+    }
+    const TextRole role = ClassifyBlockText(current_);
+    if (role == TextRole::kContent) return false;
+    // A label that is a link ("12 comments" in a byline) leads elsewhere:
+    // it is dropped, but it heads nothing here.
+    if (role != TextRole::kBoilerplate && in_cell_) return false;
+    if (role != TextRole::kBoilerplate && link_bytes * 2 <= current_.size()) {
+      skip_ = role;
+      skip_rank_ = rank;
+    }
+    return true;
+  }
+
   static constexpr size_t kStubBytes = 40;
+  static constexpr size_t kBylineBytes = 160;
+  // A paragraph this long without many links is prose, not a teaser.
+  static constexpr size_t kTeaserBytes = 160;
+  // The rank of a label that is not a heading: any heading ends its section.
+  static constexpr int kNoRank = 7;
   static constexpr size_t kMaxStubs = 3;
 
   struct Pending {
@@ -123,6 +179,10 @@ class BlockWriter {
   std::string current_;
   std::vector<Pending> pending_;  // at most six: one per rank
   int level_ = 0;
+  bool in_cell_ = false;
+  size_t link_bytes_ = 0;               // of current_, inside links
+  TextRole skip_ = TextRole::kContent;  // the label whose section is being dropped
+  int skip_rank_ = kNoRank;
 };
 
 int HeadingLevel(Tag tag) {
@@ -147,6 +207,7 @@ int HeadingLevel(Tag tag) {
 struct OpenBlock {
   uint32_t end;
   int heading_level;  // of the innermost heading around, 0 when none
+  bool in_cell;       // inside a table cell
 };
 
 void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const Scores& scores,
@@ -157,11 +218,12 @@ void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const
     while (!open.empty() && open.back().end <= i) {
       writer->Break();
       open.pop_back();
-      writer->SetHeadingLevel(open.empty() ? 0 : open.back().heading_level);
+      writer->SetContext(open.empty() ? 0 : open.back().heading_level,
+                         !open.empty() && open.back().in_cell);
     }
     const Node& node = doc.nodes[i];
     if (node.tag == Tag::kText) {
-      if (!(node.flags & kForeign)) writer->Text(doc.TextOf(node));
+      if (!(node.flags & kForeign)) writer->Text(doc.TextOf(node), node.flags & kInLink);
       ++i;
       continue;
     }
@@ -178,13 +240,14 @@ void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const
       writer->Break();
       int level = HeadingLevel(node.tag);
       if (level == 0 && !open.empty()) level = open.back().heading_level;
-      open.push_back({node.end, level});
-      writer->SetHeadingLevel(level);
+      const bool in_cell = HasTrait(node.tag, kTableCell) || (!open.empty() && open.back().in_cell);
+      open.push_back({node.end, level, in_cell});
+      writer->SetContext(level, in_cell);
     }
     ++i;
   }
   writer->Break();
-  writer->SetHeadingLevel(0);
+  writer->SetContext(0, false);
 }
 
 }  // namespace

@@ -40,6 +40,8 @@ constexpr Word kWords[] = {
     {"disqus", kB}, {"comments", kB | kHintComments}, {"commentlist", kB | kHintComments},
     {"respond", kB | kHintComments}, {"replies", kB}, {"skyscraper", kB}, {"shoutbox", kB},
     {"subscribe", kB}, {"login", kB}, {"signup", kB},
+    {"caption", kBC}, {"captions", kB}, {"credit", kBC}, {"credits", kB}, {"copyright", kBC},
+    {"disclaimer", kBC}, {"authorbox", kB}, {"bio", kB}, {"legend", kB},
     {"article", kProtC}, {"body", kProt}, {"content", kProtC}, {"main", kProt},
     {"column", kHintProtect}, {"entry", kPos}, {"hentry", kPos}, {"page", kPos}, {"post", kPos},
     {"text", kPos}, {"blog", kPos}, {"story", kPos}, {"articlebody", kProt},

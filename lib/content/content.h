@@ -59,6 +59,13 @@ struct MainContent {
   std::string title;
   // The main content in document order.
   std::vector<TextBlock> blocks;
+  // Whether the blocks read as the page's article: some prose (about three
+  // sentences), not a link list, and not found only inside elements named
+  // like navigation or a sidebar. When false the blocks are the best guess
+  // still, but may be what the page shares with every page of its site (a
+  // forum page whose posts the extractor cannot see gives its sidebar): do
+  // not tell pages apart or match them by such text.
+  bool article_found = false;
 
   // The blocks joined by "\n\n".
   std::string Text() const;

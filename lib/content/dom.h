@@ -40,6 +40,7 @@ struct Node {
   Tag tag = Tag::kUnknown;
   uint8_t class_hints = 0;  // ClassHint bits of the class and id attributes
   int8_t class_weight = 0;  // readability-style weight of class and id: -50..50
+  uint8_t phrase = 0;       // elements: the TextRole of the label heading them (MarkPhraseBoxes)
 };
 
 struct Document {
@@ -48,6 +49,10 @@ struct Document {
   std::string title;     // <title>, decoded and collapsed
   std::string og_title;  // <meta property="og:title">, or twitter:title
   uint32_t body = 0;     // the <body> element, or 0 (the root) when absent
+  // Text nodes starting a heading with a word a boilerplate label starts
+  // with ("Related", "3 Comments"), in document order.
+  std::vector<uint32_t> phrase_candidates;
+  std::vector<uint32_t> article_bodies;  // elements with itemprop=articleBody
 
   void Clear() {
     nodes.clear();
@@ -55,6 +60,8 @@ struct Document {
     title.clear();
     og_title.clear();
     body = 0;
+    phrase_candidates.clear();
+    article_bodies.clear();
   }
   std::string_view TextOf(const Node& node) const {
     return std::string_view(text).substr(node.text_begin, node.text_size);

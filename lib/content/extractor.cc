@@ -6,6 +6,7 @@
 
 #include "content/analysis.h"
 #include "content/blocks.h"
+#include "content/confidence.h"
 #include "content/content.h"
 #include "content/dom.h"
 #include "content/scoring.h"
@@ -73,12 +74,24 @@ std::string FirstHeading(const Document& doc, const std::vector<NodeStats>& stat
   return {};
 }
 
+// The page's title heads the content in some templates and sits above it in
+// others: the content starts after it in all of them. (The title is the
+// MainContent's own field, and the fingerprints weigh it apart.)
+void DropLeadingTitle(MainContent* content) {
+  std::vector<TextBlock>& blocks = content->blocks;
+  if (!blocks.empty() && blocks.front().kind == TextBlock::Kind::kHeading &&
+      blocks.front().text == content->title) {
+    blocks.erase(blocks.begin());
+  }
+}
+
 }  // namespace
 
 struct Extractor::Impl {
   explicit Impl(ExtractionOptions o) : options(o), builder(o.max_depth) {}
 
-  std::vector<TextBlock> RunPass(const Pass& pass, std::vector<uint32_t>* chosen) {
+  // Also sets *article: whether the pass's content reads as an article.
+  std::vector<TextBlock> RunPass(const Pass& pass, std::vector<uint32_t>* chosen, bool* article) {
     RemovalPolicy removal;
     removal.link_density_max = options.link_density_max;
     removal.strip_by_class = pass.strip_by_class;
@@ -97,6 +110,7 @@ struct Extractor::Impl {
     emit.max_depth = options.max_depth;
     std::vector<TextBlock> blocks;
     EmitBlocks(doc, stats, scores, roots, emit, &blocks);
+    *article = LooksLikeArticle(doc, stats, roots, blocks, !pass.strip_by_class);
     return blocks;
   }
 
@@ -122,11 +136,13 @@ Extractor& Extractor::operator=(Extractor&&) noexcept = default;
 MainContent Extractor::Extract(std::string_view utf8_html) {
   Impl& m = *impl_;
   m.builder.Build(utf8_html, &m.doc);
+  MarkPhraseBoxes(&m.doc);
   MainContent result;
   size_t best_chars = 0;
   std::vector<uint32_t> strict_roots, roots;
   for (size_t p = 0; p < std::size(kPasses); ++p) {
-    std::vector<TextBlock> blocks = m.RunPass(kPasses[p], &roots);
+    bool article = false;
+    std::vector<TextBlock> blocks = m.RunPass(kPasses[p], &roots, &article);
     if (p == 0) {
       result.title = ChooseTitle(m.doc, FirstHeading(m.doc, m.stats));
       strict_roots = roots;
@@ -137,10 +153,12 @@ MainContent Extractor::Extract(std::string_view utf8_html) {
     const bool grows = best_chars < 300 || Covers(m.doc, roots, strict_roots);
     if (p == 0 || (chars > best_chars && grows)) {
       result.blocks = std::move(blocks);
+      result.article_found = article;
       best_chars = chars;
     }
     if (best_chars >= kEnoughChars) break;
   }
+  DropLeadingTitle(&result);
   m.ReleaseIfHuge();
   return result;
 }

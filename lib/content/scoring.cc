@@ -11,6 +11,11 @@ constexpr int kMinAlternatives = 3;
 constexpr float kSemanticBoost = 1.5f;
 constexpr float kFullWeightChars = 250;
 constexpr uint16_t kSiblingProseBlocks = 1;
+constexpr uint32_t kArticleBodyChars = 250;
+constexpr float kArticleGrowth = 2.0f;
+constexpr double kArticleLinkDensity = 0.25;
+constexpr float kParentGrowth = 1.05f;
+constexpr double kParentLinkDensity = 0.2;
 
 float TagBonus(Tag tag) {
   switch (tag) {
@@ -68,10 +73,78 @@ class Scorer {
     top = RaiseToCommonAncestor(top);
     top = RaiseWhileParentScoresBetter(top);
     top = RaiseThroughOnlyChildren(top);
+    top = RaiseToArticle(top);
+    top = RaiseWhileParentAddsLittle(top);
+    top = PreferArticleBody(top);
     return WithSiblings(top);
   }
 
  private:
+  // The largest element the page marks itemprop=articleBody (schema.org),
+  // outside removed boilerplate; 0 when none has text enough.
+  uint32_t LargestArticleBody() const {
+    uint32_t best = 0;
+    for (uint32_t i : doc_.article_bodies) {
+      if (stats_[i].chars > (best ? stats_[best].chars : 0) && !InsideRemoved(i)) best = i;
+    }
+    if (best == 0 || stats_[best].chars < kArticleBodyChars || stats_[best].LinkDensity() > 0.5) {
+      return 0;
+    }
+    return best;
+  }
+
+  bool InsideRemoved(uint32_t i) const {
+    for (; i != 0; i = doc_.nodes[i].parent) {
+      if (stats_[i].removed) return true;
+    }
+    return false;
+  }
+
+  // A page that says where its article body is, is believed over the
+  // scores when the best candidate lies elsewhere or inside it (a gallery
+  // of captioned photos beside a short article outscores it).
+  uint32_t PreferArticleBody(uint32_t top) const {
+    const uint32_t body = LargestArticleBody();
+    if (body == 0 || Contains(top, body)) return top;
+    return body;
+  }
+
+  // The <article> around the best candidate holds the rest of it (the
+  // lead, a second section) when the candidate already holds most of its
+  // text: a page's other articles (teasers) are not that close in size.
+  uint32_t RaiseToArticle(uint32_t top) const {
+    for (uint32_t p = doc_.nodes[top].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
+      const Node& node = doc_.nodes[p];
+      // Emission drops negatively classed blocks inside the content: the
+      // candidate would go with it.
+      if (node.class_weight < 0) break;
+      if (node.tag != Tag::kArticle) continue;
+      const NodeStats& st = stats_[p];
+      if (st.chars <= kArticleGrowth * stats_[top].chars &&
+          st.LinkDensity() < kArticleLinkDensity) {
+        return p;
+      }
+      break;
+    }
+    return top;
+  }
+
+  // A parent with little more text than the candidate holds the rest of
+  // the content (a lead, a date line, a last short paragraph), not another
+  // part of the page.
+  uint32_t RaiseWhileParentAddsLittle(uint32_t top) const {
+    const float limit = kParentGrowth * stats_[top].chars;
+    for (uint32_t p = doc_.nodes[top].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
+      const NodeStats& st = stats_[p];
+      if (doc_.nodes[p].class_weight < 0 || st.chars > limit ||
+          st.LinkDensity() >= kParentLinkDensity) {
+        break;
+      }
+      top = p;
+    }
+    return top;
+  }
+
   // Pages that mark their content with <main> or <article> mostly mean it.
   float SemanticBoost(uint32_t i) const {
     const Node& node = doc_.nodes[i];

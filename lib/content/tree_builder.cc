@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "content/boilerplate_text.h"
 #include "content/class_hints.h"
 #include "content/html_entities.h"
 #include "content/media_type.h"
@@ -270,7 +271,8 @@ void TreeBuilder::Text(std::string_view raw) {
   std::vector<Node>& nodes = doc_->nodes;
   const uint32_t parent = Current();
   // Consecutive text (split around a literal '<') extends the same node.
-  if (nodes.back().tag != Tag::kText || nodes.back().parent != parent) {
+  const bool created = nodes.back().tag != Tag::kText || nodes.back().parent != parent;
+  if (created) {
     Node text;
     text.tag = Tag::kText;
     text.parent = parent;
@@ -287,6 +289,19 @@ void TreeBuilder::Text(std::string_view raw) {
   node.text_size += stats.bytes;
   node.chars += stats.chars;
   node.commas = static_cast<uint16_t>(std::min<uint32_t>(node.commas + stats.commas, 0xFFFF));
+  const Tag parent_tag = nodes[parent].tag;
+  if (created && parent_tag >= Tag::kH1 && parent_tag <= Tag::kH6) {
+    NotePhraseCandidate(static_cast<uint32_t>(nodes.size() - 1));
+  }
+}
+
+// The text of a heading that starts with a word a label starts with
+// ("Related articles", "3 Comments"): the extractor looks for the box it
+// heads. Tested here, while the text is in cache; link text heads nothing.
+void TreeBuilder::NotePhraseCandidate(uint32_t index) {
+  const Node& node = doc_->nodes[index];
+  if (node.flags & (kForeign | kInLink)) return;
+  if (MayBeBoilerplateText(doc_->TextOf(node))) doc_->phrase_candidates.push_back(index);
 }
 
 void TreeBuilder::ApplyAttributes(const HtmlToken& token, Node* node) {
@@ -309,7 +324,10 @@ void TreeBuilder::ApplyAttributes(const HtmlToken& token, Node* node) {
     } else if (EqualsIgnoreCase(a.name, "style")) {
       if (StyleHides(a.value)) node->flags |= kHidden;
     } else if (EqualsIgnoreCase(a.name, "itemprop")) {
-      if (EqualsIgnoreCase(TrimAsciiSpace(a.value), "articlebody")) node->flags |= kArticleBody;
+      if (EqualsIgnoreCase(TrimAsciiSpace(a.value), "articlebody")) {
+        node->flags |= kArticleBody;
+        doc_->article_bodies.push_back(static_cast<uint32_t>(node - doc_->nodes.data()));
+      }
     }
   }
   node->class_weight = static_cast<int8_t>(std::clamp(weight, -50, 50));

@@ -43,6 +43,9 @@ class TreeBuilder {
   void ReadMetaTitle(const HtmlToken& token);
   void CloseImplied(Tag tag);
   void ApplyAttributes(const HtmlToken& token, Node* node);
+  // Records a new text node in Document::phrase_candidates when it could
+  // be a heading's boilerplate label.
+  void NotePhraseCandidate(uint32_t index);
   uint32_t AddNode(Tag tag);
   void Push(uint32_t node, const HtmlToken& token);
   void Pop();

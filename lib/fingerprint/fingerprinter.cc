@@ -104,8 +104,11 @@ void Fingerprinter::ExtractHtml(std::string_view body, std::string_view content_
                                 PageFingerprint* out) {
   std::string utf8 = content::DecodeToUtf8(body, content_type);
   content::MainContent main = extractor_.Extract(utf8);
-  out->text = main.Text();
   out->title = std::move(main.title);
+  // No article found: the best guess may be the sidebar every page of the
+  // site shares. The page has no main text: only byte-identical pages match.
+  if (!main.article_found) return;
+  out->text = main.Text();
   for (const content::TextBlock& block : main.blocks) {
     if (AddBlock(content::NormalizeForHashing(block.text, options_.normalize)) &&
         block.kind == content::TextBlock::Kind::kHeading) {

@@ -135,6 +135,48 @@ TEST_F(FingerprinterTest, PagesWithoutTextOnlyMatchByteIdenticalPages) {
   EXPECT_EQ(Fingerprint(a).content, Fingerprint(std::string(a)).content);
 }
 
+// Two threads of one forum whose posts a script renders: all the extractor
+// can see is the sidebar both share. Compared by it they were duplicates.
+std::string ForumThread(std::string_view thread_id, std::string_view posts) {
+  std::string html = "<!doctype html><html><head><title>Garden forum</title></head><body>";
+  html += "<div id=\"thread\" data-thread=\"" + std::string(thread_id) + "\">";
+  html += std::string(posts) + "</div><script>renderThread()</script>";
+  html +=
+      "<div class=\"sidebar\"><h3>About this forum</h3><p>A friendly place to talk about "
+      "gardening, compost and the weather, since 2004. Be kind to each other, and search "
+      "before you ask.</p><ul><li><a href=\"/t/1\">Tomatoes</a></li><li><a href=\"/t/2\">"
+      "Roses</a></li></ul></div></body></html>";
+  return html;
+}
+
+TEST_F(FingerprinterTest, PagesSharingOnlyASidebarDoNotMatch) {
+  PageFingerprint a = Fingerprint(ForumThread("1017", ""));
+  PageFingerprint b = Fingerprint(ForumThread("2203", ""));
+  EXPECT_NE(a.content, b.content);
+  EXPECT_EQ(a.content, Sha256Digest128(ForumThread("1017", "")));
+  EXPECT_TRUE(a.text.empty());
+  EXPECT_FALSE(a.simhash.has_value());
+  // A byte-identical copy still matches.
+  EXPECT_EQ(a.content, Fingerprint(ForumThread("1017", "")).content);
+}
+
+TEST_F(FingerprinterTest, PagesSharingASidebarAndAFewWordsDoNotMatch) {
+  PageFingerprint a = Fingerprint(ForumThread("1017", "<p>+1, same here</p>"));
+  PageFingerprint b = Fingerprint(ForumThread("2203", "<p>+1, same here</p>"));
+  EXPECT_NE(a.content, b.content);
+  EXPECT_FALSE(a.simhash.has_value());
+}
+
+TEST_F(FingerprinterTest, AnArticleInTheSameTemplateIsItsText) {
+  std::string posts;
+  for (int i = 0; i < 4; ++i) posts += "<p>" + kProse + ", post " + std::to_string(i) + ".</p>";
+  PageFingerprint fp = Fingerprint(ForumThread("1017", posts));
+  EXPECT_NE(fp.text.find("library would stay open"), std::string::npos);
+  EXPECT_EQ(fp.text.find("friendly place"), std::string::npos);
+  EXPECT_NE(fp.content, Sha256Digest128(ForumThread("1017", posts)));
+  EXPECT_TRUE(fp.simhash.has_value());
+}
+
 TEST_F(FingerprinterTest, EmptyBodyIsFingerprinted) {
   PageFingerprint fp = Fingerprint("", "");
   EXPECT_EQ(fp.content, Sha256Digest128(""));
@@ -143,7 +185,10 @@ TEST_F(FingerprinterTest, EmptyBodyIsFingerprinted) {
 }
 
 TEST_F(FingerprinterTest, ShortPageGetsNoSimHash) {
-  PageFingerprint fp = Fingerprint("<html><body><p>Only a few words here.</p></body></html>");
+  // Short, but an article: a few words less would be no article at all.
+  PageFingerprint fp = Fingerprint(
+      "<html><body><p>Only a few words here, the short notice said, because the library "
+      "would close early on Friday for the staff party.</p></body></html>");
   EXPECT_GT(fp.tokens, 0u);
   EXPECT_LT(fp.tokens, options_.min_tokens);
   EXPECT_FALSE(fp.simhash.has_value());
