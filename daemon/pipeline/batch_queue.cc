@@ -17,17 +17,17 @@ std::unique_ptr<engine::PrepareBatch> BatchQueue::Take(bool flush, uint64_t* seq
   if (!full && !old && !flush) return nullptr;
 
   *seq = next_seq_++;
-  Batch& batch = in_flight_[*seq];
   // At most batch_records: the rest waits for the next call, already old.
   const size_t n = std::min(open_.size(), batch_records_);
-  batch.records.assign(std::make_move_iterator(open_.begin()),
-                       std::make_move_iterator(open_.begin() + static_cast<ptrdiff_t>(n)));
+  auto records = std::make_shared<std::vector<SourceRecord>>(
+      std::make_move_iterator(open_.begin()),
+      std::make_move_iterator(open_.begin() + static_cast<ptrdiff_t>(n)));
   open_.erase(open_.begin(), open_.begin() + static_cast<ptrdiff_t>(n));
-  // The pool reads views of the records, which stay put in `batch` (the
-  // vector is not touched again until the batch is decided).
   auto prepare = std::make_unique<engine::PrepareBatch>();
   prepare->records.reserve(n);
-  for (const SourceRecord& r : batch.records) prepare->records.push_back(r.AsInput());
+  for (const SourceRecord& r : *records) prepare->records.push_back(r.AsInput());
+  prepare->owner = records;
+  in_flight_[*seq].records = std::move(records);
   return prepare;
 }
 

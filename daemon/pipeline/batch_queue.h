@@ -16,12 +16,14 @@ namespace pagesieve::pipeline {
 // batches (by size, or after a linger), handed to the pool, and taken back
 // strictly in the order they were read, whatever order the pool finishes in.
 //
-// The queue keeps each batch's records while the pool works on views of
-// them, and until they are decided. Not thread-safe: the lane's thread only.
+// Each batch's records are shared by the queue (until they are decided) and
+// the pool's batch (while it works on views of them). Not thread-safe: the lane's thread only.
 class BatchQueue {
  public:
   struct Batch {
-    std::vector<SourceRecord> records;
+    // Shared with the PrepareBatch the pool works on: whichever of the two
+    // goes last frees the records.
+    std::shared_ptr<const std::vector<SourceRecord>> records;
     std::unique_ptr<engine::PrepareBatch> prepared;  // set once the pool is done
   };
 

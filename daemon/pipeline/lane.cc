@@ -39,8 +39,8 @@ bool Lane::Add(SourceRecord record) {
 
 Status Lane::ProcessBatch(BatchQueue::Batch& batch, engine::VerdictCounts& counts) {
   const Clock::SteadyTime now = clock_.SteadyNow();  // once per batch: the records go together
-  for (size_t i = 0; i < batch.records.size(); ++i) {
-    const SourceRecord& input = batch.records[i];
+  for (size_t i = 0; i < batch.records->size(); ++i) {
+    const SourceRecord& input = (*batch.records)[i];
     StatusOr<engine::PreparedRecord>& prepared = batch.prepared->results[i];
     if (!prepared.ok()) {
       unsent_.push_back(stage_.DeadLetter(input, prepared.status(), counts));

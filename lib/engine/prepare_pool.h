@@ -18,10 +18,13 @@
 
 namespace pagesieve::engine {
 
-// A batch of input records to prepare. Its records are views: whoever
-// submits the batch keeps the bytes they point into until `done` has run.
+// A batch of input records to prepare. Its records are views into bytes
+// that `owner` keeps alive, so the batch stays valid wherever it goes: a lane
+// closed (revoked, shut down) while the pool still works on its batch must not
+// pull the bytes from under a worker.
 struct PrepareBatch {
   std::vector<InputRecord> records;
+  std::shared_ptr<const void> owner;  // what `records` point into
   std::vector<StatusOr<PreparedRecord>> results;  // filled by the pool, same order
   // How long each record took to prepare (steady clock), same order: what
   // the daemon's fingerprinting histogram observes.

@@ -94,6 +94,21 @@ TEST_F(LaneTest, BatchesAreHandedOutWhenFullOrAfterTheLinger) {
   EXPECT_EQ(full->records[0].source->offset, Offset(1));
 }
 
+// A lane can close (revoked, shut down, failed) while the pool still works
+// on one of its batches; the batch must keep the bytes its views point into.
+// (Under AddressSanitizer, reading them after the lane is gone is an error.)
+TEST_F(LaneTest, ABatchInThePoolKeepsItsRecordsAfterItsLaneCloses) {
+  lane_->Add(Record(0, "https://a.example/kept", 0));
+  uint64_t seq = 0;
+  auto batch = lane_->TakeBatch(/*flush=*/true, &seq);
+  ASSERT_NE(batch, nullptr);
+  lane_.reset();
+  ASSERT_EQ(batch->size(), 1u);
+  EXPECT_EQ(batch->records[0].default_event_id, "pages-2-0");
+  EXPECT_THAT(std::string(batch->records[0].value), HasSubstr("https://a.example/kept"));
+  EXPECT_TRUE(preparer_->Prepare(batch->records[0]).ok());
+}
+
 TEST_F(LaneTest, ProcessesInOffsetOrderWhateverOrderBatchesArePreparedIn) {
   for (int i = 0; i < 6; ++i) lane_->Add(Record(i, "https://a.example/" + std::to_string(i), i));
   std::vector<uint64_t> seqs = PrepareAll(/*deliver=*/false);
