@@ -309,7 +309,7 @@ TEST(DeciderTest, PagesWithoutSketchesAreJudgedByTheirSimHashes) {
   EngineHarness h;
   std::string chant, chant2;
   for (int i = 0; i < 30; ++i) chant += "river council budget station ";
-  chant2 = chant + "river council budget harbour";
+  chant2 = chant + "river council budget station";  // one more round: another text
   Verdict a = h.Must({.url = "https://example.net/c1", .text = chant, .event_id = "c1"});
   ASSERT_TRUE(a.record.fingerprints->simhash.has_value());
   ASSERT_TRUE(a.record.fingerprints->minhash.empty());
@@ -332,8 +332,10 @@ TEST(DeciderTest, TheMinHashMethodIgnoresCloseSimHashesWithoutSketches) {
   std::string chant;
   for (int i = 0; i < 30; ++i) chant += "river council budget station ";
   h.Must({.url = "https://example.net/c1", .text = chant});
-  EXPECT_THAT(h.Must({.url = "https://example.net/c2", .text = chant + "river council budget"}),
-              IsUnique());
+  // A near duplicate by SimHash (PagesWithoutSketchesAreJudgedByTheirSimHashes).
+  EXPECT_THAT(
+      h.Must({.url = "https://example.net/c2", .text = chant + "river council budget station"}),
+      IsUnique());
 }
 
 TEST(DeciderTest, NotAcceptedStatusIsSkippedAndTouchesNoState) {
