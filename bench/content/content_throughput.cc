@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_util/cpu_time.h"
 #include "content/content.h"
 #include "content/dom.h"
 #include "content/tree_builder.h"
@@ -29,11 +30,7 @@
 namespace pagesieve::content::bench {
 namespace {
 
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+using pagesieve::bench::ThreadCpuSeconds;
 
 void Measure(const char* name, const std::vector<Page>& pages, int passes,
              const std::function<size_t(const std::string&)>& run) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_util/cpu_time.h"
 #include "dataset.h"
 
 namespace pagesieve::content::bench {
@@ -73,11 +74,7 @@ size_t ParseGumbo(const std::string& html) {
   return bytes;
 }
 
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+using pagesieve::bench::ThreadCpuSeconds;
 
 void Measure(const char* name, const std::vector<Page>& pages, int passes,
              const std::function<size_t(const std::string&)>& parse) {

@@ -22,17 +22,14 @@
 #include <vector>
 
 #include "../content/dataset.h"
+#include "bench_util/cpu_time.h"
 #include "content/content.h"
 #include "fingerprint/fingerprinter.h"
 
 namespace pagesieve::fingerprint::bench {
 namespace {
 
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+using pagesieve::bench::ThreadCpuSeconds;
 
 // The normalized main text and the normalized title and headings, as the
 // fingerprinter computes them.

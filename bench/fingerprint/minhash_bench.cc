@@ -25,17 +25,14 @@
 #include <vector>
 
 #include "../content/dataset.h"
+#include "bench_util/cpu_time.h"
 #include "fingerprint/minhash.h"
 #include "page_pairs.h"
 
 namespace pagesieve::fingerprint::bench {
 namespace {
 
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+using pagesieve::bench::ThreadCpuSeconds;
 
 constexpr uint64_t Mix64(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;

@@ -15,17 +15,14 @@
 #include <string>
 #include <vector>
 
+#include "bench_util/cpu_time.h"
 #include "url/canonicalizer.h"
 #include "url_corpus.h"
 
 namespace pagesieve::url::bench {
 namespace {
 
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
+using pagesieve::bench::ThreadCpuSeconds;
 
 bool NeedsIdn(const std::string& url) {
   for (char c : url) {

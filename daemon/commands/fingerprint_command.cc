@@ -106,6 +106,9 @@ nlohmann::json FingerprintToJson(std::string_view given_url,
       {"content", fp.content.Hex()},
       {"payload", fp.payload},
       {"simhash", fp.simhash ? nlohmann::json(Hex64(*fp.simhash)) : nlohmann::json()},
+      // The encoded sketch in hex, so two pages' similarity can be checked
+      // by hand (docs/fingerprints.md, "MinHash").
+      {"minhash", fp.minhash ? nlohmann::json(HexBytes(fp.minhash->Encode())) : nlohmann::json()},
   };
   return {{"url", given_url},
           {"canonical_url", fp.canonical_url.spec},

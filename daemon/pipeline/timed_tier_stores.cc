@@ -24,10 +24,9 @@ StatusOr<std::optional<store::ContentEntry>> TimedTierStores::LookupContent(
   return Timed(clock_, timers_.exact, [&] { return inner_.LookupContent(scope, content, filter); });
 }
 
-StatusOr<std::optional<store::NearMatch>> TimedTierStores::FindNear(
-    std::string_view scope, uint64_t simhash, int max_distance, const store::OriginFilter& filter) {
-  return Timed(clock_, timers_.near,
-               [&] { return inner_.FindNear(scope, simhash, max_distance, filter); });
+StatusOr<std::vector<store::NearCandidate>> TimedTierStores::FindNear(
+    std::string_view scope, const store::NearQuery& query, const store::OriginFilter& filter) {
+  return Timed(clock_, timers_.near, [&] { return inner_.FindNear(scope, query, filter); });
 }
 
 }  // namespace pagesieve::pipeline

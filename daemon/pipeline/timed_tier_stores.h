@@ -41,12 +41,12 @@ class TimedTierStores final : public store::TierStores {
     return inner_.TouchContent(scope, content, t);
   }
 
-  StatusOr<std::optional<store::NearMatch>> FindNear(std::string_view scope, uint64_t simhash,
-                                                     int max_distance,
-                                                     const store::OriginFilter& filter) override;
-  Status InsertNear(std::string_view scope, uint64_t simhash,
+  StatusOr<std::vector<store::NearCandidate>> FindNear(std::string_view scope,
+                                                       const store::NearQuery& query,
+                                                       const store::OriginFilter& filter) override;
+  Status InsertNear(std::string_view scope, uint64_t simhash, std::string_view sketch,
                     const store::Origin& origin) override {
-    return inner_.InsertNear(scope, simhash, origin);
+    return inner_.InsertNear(scope, simhash, sketch, origin);
   }
   Status TouchNear(std::string_view scope, uint64_t simhash, EventTime t) override {
     return inner_.TouchNear(scope, simhash, t);

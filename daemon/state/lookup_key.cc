@@ -37,8 +37,8 @@ Status ResolveUrl(const std::string& url, const engine::EngineOptions& sieve, Lo
   if (sieve.scope_key == engine::ScopeKey::kRecordKey) {
     key->scope_from += " (records without a key; pass --scope for a keyed record)";
   }
-  const engine::NearDistancePolicy policy(sieve.near_max_distance, sieve.near_overrides);
-  key->max_distance = policy.DistanceFor(host, url::RegisteredDomain(host));
+  const engine::NearPolicy policy(sieve.near, sieve.near_overrides);
+  key->max_distance = policy.RuleFor(host, url::RegisteredDomain(host)).max_distance;
   return Status::Ok();
 }
 
@@ -118,7 +118,7 @@ StatusOr<Digest128> ParseDigest(std::string_view text) {
 StatusOr<LookupKey> ResolveLookupKey(const LookupFlags& flags, const engine::EngineOptions& sieve) {
   LookupKey key;
   PS_RETURN_IF_ERROR(ResolveKind(flags, &key));
-  key.max_distance = sieve.near_max_distance;
+  key.max_distance = sieve.near.max_distance;
   if (flags.url) PS_RETURN_IF_ERROR(ResolveUrl(*flags.url, sieve, &key));
   PS_RETURN_IF_ERROR(ResolveScope(flags, sieve, &key));
   if (flags.max_distance) {

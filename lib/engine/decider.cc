@@ -1,5 +1,7 @@
 #include "engine/decider.h"
 
+#include "engine/near_judge.h"
+
 namespace pagesieve::engine {
 namespace {
 
@@ -28,7 +30,9 @@ StatusOr<Decision> Decider::Decide(const PreparedRecord& record, store::TierStor
   const Fingerprints& fp = *record.fingerprints;
   const store::Origin self = record.origin();
   PS_RETURN_IF_ERROR(stores.InsertContent(record.scope, fp.content, self));
-  if (fp.simhash) PS_RETURN_IF_ERROR(stores.InsertNear(record.scope, *fp.simhash, self));
+  if (fp.simhash) {
+    PS_RETURN_IF_ERROR(stores.InsertNear(record.scope, *fp.simhash, fp.minhash, self));
+  }
   return Decision::Unique();
 }
 
@@ -69,15 +73,26 @@ StatusOr<Decider::Settled> Decider::ExactTier(const PreparedRecord& record,
 
 StatusOr<Decider::Settled> Decider::NearTier(const PreparedRecord& record,
                                              store::TierStores& stores) const {
-  const std::optional<uint64_t>& simhash = record.fingerprints->simhash;
-  if (!simhash) return Settled();
-  PS_ASSIGN_OR_RETURN(
-      std::optional<store::NearMatch> match,
-      stores.FindNear(record.scope, *simhash, record.near_max_distance, FilterFor(record)));
+  const Fingerprints& fp = *record.fingerprints;
+  if (!fp.simhash) return Settled();
+  const NearRule& rule = record.near;
+  store::NearQuery query;
+  query.simhash = *fp.simhash;
+  switch (rule.method) {
+    case NearMethod::kSimHash: query.max_distance = rule.max_distance; break;
+    // Every candidate is judged by Jaccard: the widest radius the tables serve.
+    case NearMethod::kBoth: query.max_distance = options_.near_table_distance; break;
+    case NearMethod::kMinHash: query.max_distance = 0; break;
+  }
+  if (rule.method != NearMethod::kSimHash) query.sketch = fp.minhash;
+  PS_ASSIGN_OR_RETURN(std::vector<store::NearCandidate> candidates,
+                      stores.FindNear(record.scope, query, FilterFor(record)));
+  const std::optional<NearVerdict> match = JudgeNear(record, candidates);
   if (!match) return Settled();
-  if (IsSelf(match->origin, record)) return Settled(Decision::Unique());
-  PS_RETURN_IF_ERROR(stores.TouchNear(record.scope, match->simhash, record.event_time));
-  return Settled(Decision::Duplicate(Tier::kNear, match->origin, match->distance));
+  const store::NearCandidate& c = *match->candidate;
+  if (IsSelf(c.origin, record)) return Settled(Decision::Unique());
+  PS_RETURN_IF_ERROR(stores.TouchNear(record.scope, c.simhash, record.event_time));
+  return Settled(Decision::Near(c.origin, c.distance, match->similarity, match->method));
 }
 
 }  // namespace pagesieve::engine

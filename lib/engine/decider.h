@@ -18,11 +18,15 @@ enum class RevisitPolicy { kCheckContent, kDuplicate };
 struct DeciderOptions {
   store::UrlMode url_mode = store::UrlMode::kExact;
   RevisitPolicy on_revisit = RevisitPolicy::kCheckContent;
+  // The distance the shard's SimHash tables serve (the widest of any site):
+  // with near.method = both, every candidate within it is judged by Jaccard.
+  int near_table_distance = 3;
 };
 
 // The dedup rules (docs/engine.md), applied to one prepared record against
-// its partition's stores: url, then exact, then near; otherwise unique and
-// inserted. A skipped record touches nothing, not even the watermark.
+// its partition's stores: url, then exact, then near (near_judge.h says how
+// a candidate is judged); otherwise unique and inserted. A skipped record
+// touches nothing, not even the watermark.
 //
 // Stateless apart from the stores it is given; one partition's records must
 // be decided in input order, by one thread at a time. An error is never the

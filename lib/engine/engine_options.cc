@@ -28,24 +28,75 @@ StatusOr<RevisitPolicy> ReadRevisitPolicy(const Config& config, store::UrlMode m
                                  name + "'");
 }
 
+Status CheckJaccard(std::string_view key, double jaccard) {
+  if (jaccard > 0 && jaccard <= 1) return Status::Ok();
+  return Status::InvalidArgument(std::string(key) + " must be within (0, 1], not " +
+                                 std::to_string(jaccard));
+}
+
+// The value of an optional key of an override table: nothing when absent,
+// an error naming it when present and wrong.
+template <typename T, typename Get>
+StatusOr<std::optional<T>> Optional(const std::string& where, Get get) {
+  auto v = get();
+  if (v.ok()) return std::optional<T>(*v);
+  if (v.status().code() == StatusCode::kNotFound) return std::optional<T>();
+  return v.status().WithContext(where);
+}
+
+StatusOr<NearOverride> ReadNearOverride(const Config& table, const std::string& where) {
+  NearOverride o;
+  StatusOr<std::string> pattern = table.GetString("pattern");
+  if (!pattern.ok() || pattern->empty()) {
+    return Status::InvalidArgument(where + " needs pattern = \"<host glob>\"");
+  }
+  o.pattern = *pattern;
+  PS_ASSIGN_OR_RETURN(std::optional<int64_t> distance,
+                      Optional<int64_t>(where, [&] { return table.GetInt("max_distance"); }));
+  PS_ASSIGN_OR_RETURN(o.jaccard,
+                      Optional<double>(where, [&] { return table.GetDouble("jaccard"); }));
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> method,
+                      Optional<std::string>(where, [&] { return table.GetString("method"); }));
+  if (!distance && !o.jaccard && !method) {
+    return Status::InvalidArgument(where + " sets none of max_distance, jaccard, method");
+  }
+  if (distance) {
+    if (*distance < 0 || *distance > 64) {
+      return Status::InvalidArgument(where + ".max_distance must be within 0..64");
+    }
+    o.max_distance = static_cast<int>(*distance);
+  }
+  if (o.jaccard) PS_RETURN_IF_ERROR(CheckJaccard(where + ".jaccard", *o.jaccard));
+  if (method) {
+    StatusOr<NearMethod> parsed = ParseNearMethod(*method);
+    if (!parsed.ok()) return Status::InvalidArgument(where + ".method " + parsed.status().message());
+    o.method = *parsed;
+  }
+  return o;
+}
+
 StatusOr<std::vector<NearOverride>> ReadNearOverrides(const Config& config) {
   PS_ASSIGN_OR_RETURN(std::vector<Config> tables, config.GetTableList("near.overrides"));
   std::vector<NearOverride> overrides;
   for (size_t i = 0; i < tables.size(); ++i) {
-    const std::string where = "near.overrides[" + std::to_string(i) + "]";
-    StatusOr<std::string> pattern = tables[i].GetString("pattern");
-    StatusOr<int64_t> distance = tables[i].GetInt("max_distance");
-    if (!pattern.ok() || !distance.ok() || pattern->empty()) {
-      return Status::InvalidArgument(where +
-                                     " needs pattern = \"<host glob>\" and "
-                                     "max_distance = <0..64>");
-    }
-    if (*distance < 0 || *distance > 64) {
-      return Status::InvalidArgument(where + ".max_distance must be within 0..64");
-    }
-    overrides.push_back({*pattern, static_cast<int>(*distance)});
+    PS_ASSIGN_OR_RETURN(NearOverride o,
+                        ReadNearOverride(tables[i], "near.overrides[" + std::to_string(i) + "]"));
+    overrides.push_back(std::move(o));
   }
   return overrides;
+}
+
+StatusOr<NearRule> ReadNearRule(const Config& config) {
+  NearRule rule;
+  PS_ASSIGN_OR_RETURN(int64_t distance, config.GetInt("near.max_distance"));
+  rule.max_distance = static_cast<int>(distance);  // the shard options check its range
+  PS_ASSIGN_OR_RETURN(rule.jaccard, config.GetDouble("near.jaccard"));
+  PS_RETURN_IF_ERROR(CheckJaccard("near.jaccard", rule.jaccard));
+  PS_ASSIGN_OR_RETURN(std::string method, config.GetString("near.method"));
+  StatusOr<NearMethod> parsed = ParseNearMethod(method);
+  if (!parsed.ok()) return Status::InvalidArgument("near.method " + parsed.status().message());
+  rule.method = *parsed;
+  return rule;
 }
 
 StatusOr<std::vector<int>> ReadAcceptStatus(const Config& config) {
@@ -72,16 +123,20 @@ StatusOr<EngineOptions> EngineOptionsFromConfig(const Config& config) {
   PS_ASSIGN_OR_RETURN(options.scope_key, ParseScopeKey(scope_name));
   PS_ASSIGN_OR_RETURN(options.fingerprint, fingerprint::FingerprintOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(options.shard, store::ShardOptionsFromConfig(config));
+  PS_ASSIGN_OR_RETURN(options.near, ReadNearRule(config));
   PS_ASSIGN_OR_RETURN(options.near_overrides, ReadNearOverrides(config));
-  options.near_max_distance = options.shard.near_max_distance;
   options.decider.url_mode = options.shard.url_mode;
   PS_ASSIGN_OR_RETURN(options.decider.on_revisit,
                       ReadRevisitPolicy(config, options.shard.url_mode));
 
-  // The SimHash tables must serve the widest per-site distance.
-  for (const NearOverride& o : options.near_overrides) {
-    options.shard.near_max_distance = std::max(options.shard.near_max_distance, o.max_distance);
-  }
+  // The SimHash tables must serve the widest per-site distance, the LSH
+  // bands the lowest per-site threshold.
+  const NearPolicy policy(options.near, options.near_overrides);
+  options.shard.near_max_distance = policy.MaxDistance();
+  options.shard.near_lsh_threshold = policy.MinJaccard();
+  options.shard.minhash_slots = options.fingerprint.minhash.slots;
+  options.shard.minhash_bits = options.fingerprint.minhash.bits;
+  options.decider.near_table_distance = options.shard.near_max_distance;
   options.shard.fingerprint_version = fingerprint::kFingerprintVersion;
   PS_RETURN_IF_ERROR(store::ValidateShardOptions(options.shard));
   return options;

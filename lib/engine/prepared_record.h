@@ -7,6 +7,7 @@
 #include "common/digest.h"
 #include "common/types.h"
 #include "engine/input_record.h"
+#include "engine/near_rule.h"
 #include "store/origin.h"
 
 namespace pagesieve::engine {
@@ -17,6 +18,9 @@ struct Fingerprints {
   Digest128 content;
   std::string payload;              // "sha1:<base32>"
   std::optional<uint64_t> simhash;  // absent below near.min_tokens
+  // The encoded MinHash sketch (fingerprint::MinHashSketch::Encode); empty
+  // when the page has none (too few distinct shingles, or no SimHash).
+  std::string minhash;
 
   friend bool operator==(const Fingerprints&, const Fingerprints&) = default;
 };
@@ -47,7 +51,7 @@ struct PreparedRecord {
   // Absent for a record whose status is not accepted: it is skipped, not
   // fingerprinted, and touches no state.
   std::optional<Fingerprints> fingerprints;
-  int near_max_distance = 0;  // after per-site overrides
+  NearRule near;  // the near tier's settings for its site, after overrides
   // The record's position in its input; origins store it. For a re-keyed
   // record it is the original input record's, not the repartition topic's,
   // so a record republished twice (the re-keying stage is at-least-once)

@@ -13,7 +13,7 @@ RecordPreparer::RecordPreparer(const EngineOptions& options, const Clock& clock)
       clock_(clock),
       canonicalizer_(options.fingerprint.url),
       fingerprinter_(options.fingerprint),
-      near_policy_(options.near_max_distance, options.near_overrides) {}
+      near_policy_(options.near, options.near_overrides) {}
 
 bool RecordPreparer::Accepted(int status) const {
   return std::find(options_.accept_status.begin(), options_.accept_status.end(), status) !=
@@ -70,8 +70,9 @@ StatusOr<PreparedRecord> RecordPreparer::Prepare(const InputRecord& record) {
   out.canonical_url = fp->canonical_url.spec;
   out.scope = ScopeOf(options_.scope_key, host, key);
   out.truncated = fp->truncated;
-  out.fingerprints = Fingerprints{fp->url, fp->content, std::move(fp->payload), fp->simhash};
-  out.near_max_distance = near_policy_.DistanceFor(host, url::RegisteredDomain(host));
+  out.fingerprints = Fingerprints{fp->url, fp->content, std::move(fp->payload), fp->simhash,
+                                  fp->minhash ? fp->minhash->Encode() : std::string()};
+  out.near = near_policy_.RuleFor(host, url::RegisteredDomain(host));
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "engine/engine_options.h"
 #include "engine/input_record.h"
 #include "engine/prepared_record.h"
+#include "engine/near_rule.h"
 #include "engine/scope.h"
 #include "fingerprint/fingerprinter.h"
 #include "url/canonicalizer.h"
@@ -35,7 +36,7 @@ class RecordPreparer {
   const Clock& clock_;
   url::Canonicalizer canonicalizer_;  // for skipped records, which are not fingerprinted
   fingerprint::Fingerprinter fingerprinter_;
-  NearDistancePolicy near_policy_;
+  NearPolicy near_policy_;
 };
 
 }  // namespace pagesieve::engine

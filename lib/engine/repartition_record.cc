@@ -1,5 +1,6 @@
 #include "engine/repartition_record.h"
 
+#include <bit>
 #include <cstring>
 
 #include "store/codec.h"
@@ -7,7 +8,12 @@
 namespace pagesieve::engine {
 namespace {
 
-constexpr std::string_view kMagic = "PSR\x01";  // version 1
+// "PSR" and a version byte. Version 2 added the near rule's jaccard and
+// method and the MinHash sketch; version 1 records (from a re-keying stage
+// of an earlier release, still in the topic after an upgrade) are read with
+// the default jaccard and method, and no sketch.
+constexpr std::string_view kMagicPrefix = "PSR";
+constexpr char kVersion1 = 1, kVersion2 = 2;
 
 enum Flag : uint64_t {
   kSkipped = 1 << 0,
@@ -17,7 +23,8 @@ enum Flag : uint64_t {
   kKey = 1 << 4,
   kBody = 1 << 5,
   kSource = 1 << 6,
-  kAllFlags = (1 << 7) - 1,
+  kMinHash = 1 << 7,  // version 2
+  kAllFlags = (1 << 8) - 1,
 };
 
 void PutString(std::string* out, std::string_view s) {
@@ -83,11 +90,15 @@ std::string EncodeRepartitionRecord(const PreparedRecord& record) {
   if (record.forwarded && record.forwarded->key) flags |= kKey;
   if (record.forwarded && record.forwarded->body_field) flags |= kBody;
   if (record.source) flags |= kSource;
+  if (record.fingerprints && !record.fingerprints->minhash.empty()) flags |= kMinHash;
 
-  std::string out(kMagic);
+  std::string out(kMagicPrefix);
+  out.push_back(kVersion2);
   store::PutVarint64(&out, flags);
   store::PutVarint64(&out, static_cast<uint32_t>(record.status));
-  store::PutVarint64(&out, static_cast<uint64_t>(record.near_max_distance));
+  store::PutVarint64(&out, static_cast<uint64_t>(record.near.max_distance));
+  store::PutFixed64(&out, std::bit_cast<uint64_t>(record.near.jaccard));
+  store::PutVarint64(&out, static_cast<uint64_t>(record.near.method));
   store::PutFixed64(&out, static_cast<uint64_t>(ToMillis(record.event_time)));
   store::PutVarint64(&out, static_cast<uint32_t>(record.partition.value()));
   store::PutVarint64(&out, static_cast<uint64_t>(record.offset.value()));
@@ -100,6 +111,7 @@ std::string EncodeRepartitionRecord(const PreparedRecord& record) {
     PutDigest(&out, record.fingerprints->content);
     PutString(&out, record.fingerprints->payload);
     if (record.fingerprints->simhash) store::PutFixed64(&out, *record.fingerprints->simhash);
+    if (flags & kMinHash) PutString(&out, record.fingerprints->minhash);
   }
   if (record.source) {
     PutString(&out, record.source->topic);
@@ -115,15 +127,17 @@ std::string EncodeRepartitionRecord(const PreparedRecord& record) {
 }
 
 StatusOr<PreparedRecord> DecodeRepartitionRecord(std::string_view bytes) {
-  if (bytes.substr(0, kMagic.size()) != kMagic) {
+  const char version = bytes.size() > kMagicPrefix.size() ? bytes[kMagicPrefix.size()] : 0;
+  if (bytes.substr(0, kMagicPrefix.size()) != kMagicPrefix ||
+      (version != kVersion1 && version != kVersion2)) {
     return Status::InvalidArgument(
-        "not a pagesieve repartition record (version 1): is input.repartition_topic shared "
-        "with something else?");
+        "not a pagesieve repartition record (version 1 or 2): is input.repartition_topic "
+        "shared with something else?");
   }
-  Reader in(bytes.substr(kMagic.size()));
+  Reader in(bytes.substr(kMagicPrefix.size() + 1));
   const uint64_t flags = in.Varint();
-  if (flags & ~uint64_t{kAllFlags})
-    return Status::InvalidArgument("repartition record: unknown flags");
+  const uint64_t known = version == kVersion1 ? kAllFlags & ~uint64_t{kMinHash} : kAllFlags;
+  if (flags & ~known) return Status::InvalidArgument("repartition record: unknown flags");
 
   // A record is skipped exactly when it carries no fingerprints.
   if (in.ok() && !(flags & kSkipped) == !(flags & kFingerprints)) {
@@ -133,7 +147,15 @@ StatusOr<PreparedRecord> DecodeRepartitionRecord(std::string_view bytes) {
   PreparedRecord r;
   r.truncated = flags & kTruncated;
   r.status = static_cast<int>(in.Varint());
-  r.near_max_distance = static_cast<int>(in.Varint());
+  r.near.max_distance = static_cast<int>(in.Varint());
+  if (version == kVersion2) {
+    r.near.jaccard = std::bit_cast<double>(in.Fixed64());
+    const uint64_t method = in.Varint();
+    if (method > static_cast<uint64_t>(NearMethod::kBoth)) {
+      return Status::InvalidArgument("repartition record: unknown near method");
+    }
+    r.near.method = static_cast<NearMethod>(method);
+  }
   r.event_time = EventTimeFromMillis(static_cast<int64_t>(in.Fixed64()));
   r.partition = PartitionId(static_cast<int32_t>(in.Varint()));
   r.offset = Offset(static_cast<int64_t>(in.Varint()));
@@ -147,6 +169,7 @@ StatusOr<PreparedRecord> DecodeRepartitionRecord(std::string_view bytes) {
     fp.content = in.Digest();
     fp.payload = in.String();
     if (flags & kSimhash) fp.simhash = in.Fixed64();
+    if (flags & kMinHash) fp.minhash = in.String();
   }
   if (flags & kSource) {
     SourcePosition& source = r.source.emplace();

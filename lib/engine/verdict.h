@@ -29,11 +29,22 @@ struct Decision {
     d.distance = distance;
     return d;
   }
+  // A near duplicate: `method` is how it was judged (kSimHash or kMinHash),
+  // `similarity` the estimated Jaccard when both pages have sketches.
+  static Decision Near(store::Origin of, int distance, std::optional<double> similarity,
+                       NearMethod method) {
+    Decision d = Duplicate(Tier::kNear, std::move(of), distance);
+    d.similarity = similarity;
+    d.method = method;
+    return d;
+  }
 
   VerdictKind kind;
   std::optional<Tier> tier;                   // duplicates only
   std::optional<store::Origin> duplicate_of;  // duplicates, except url.mode = bloom
   std::optional<int> distance;                // exact: 0, near: Hamming distance
+  std::optional<double> similarity;           // near: estimated Jaccard, when both have sketches
+  std::optional<NearMethod> method;           // near: what judged it (simhash or minhash)
 
   friend bool operator==(const Decision&, const Decision&) = default;
 

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "common/hex.h"
@@ -64,6 +65,9 @@ std::string EncodeVerdictJson(const Verdict& verdict) {
     j["duplicate_of"] = nullptr;
   }
   j["distance"] = d.distance ? Json(*d.distance) : Json(nullptr);
+  // Three decimals: more would claim a precision the estimate has not.
+  j["similarity"] = d.similarity ? Json(std::round(*d.similarity * 1000) / 1000) : Json(nullptr);
+  j["method"] = d.method ? Json(NearMethodName(*d.method)) : Json(nullptr);
   j["fingerprints"] = FingerprintsJson(r.fingerprints);
   j["event_time"] = FormatRfc3339(r.event_time);
   if (d.kind == VerdictKind::kSkipped) j["status"] = r.status;

@@ -38,6 +38,15 @@ struct ShardOptions {
   // Upper bound on the number of SimHash tables; 0 derives it from
   // near_max_distance (see simhash_tables.h).
   int near_tables = 0;
+  // The MinHash sketches the near store's LSH bands cut (near.minhash_slots,
+  // near.minhash_bits; 0 slots: no bands), and the Jaccard similarity the
+  // bands are derived for (lsh_bands.h): the lowest near.jaccard of any site,
+  // which the engine sets, as near_max_distance covers every override. The
+  // bands live in memory only and are rebuilt at open, so changing these
+  // needs no reset.
+  int minhash_slots = 256;
+  int minhash_bits = 8;
+  double near_lsh_threshold = 0.8;
 
   // lib/fingerprint's kFingerprintVersion. Stored in a new shard; a shard
   // written under another version refuses to open. Must be positive.

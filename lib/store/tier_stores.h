@@ -2,7 +2,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/digest.h"
 #include "common/status_or.h"
@@ -29,11 +31,30 @@ struct ContentEntry {
   EventTime last_seen{};
 };
 
-struct NearMatch {
-  uint64_t simhash = 0;  // the stored fingerprint that matched
-  int distance = 0;      // Hamming distance to the query
+// A near-duplicate lookup: the SimHash tables within `max_distance` bits of
+// `simhash`, and, when `sketch` is given, the LSH bands of that MinHash
+// sketch (docs/state-store.md, "Near store").
+struct NearQuery {
+  uint64_t simhash = 0;
+  // At most the distance the shard's tables were built for
+  // (ShardOptions::near_max_distance).
+  int max_distance = 0;
+  // An encoded MinHash sketch (fingerprint::MinHashSketch::Encode); empty,
+  // or of other parameters than the shard's LSH bands: no band lookup.
+  std::string_view sketch;
+};
+
+// A live entry a near lookup found, with what the rules need to judge it.
+struct NearCandidate {
+  uint64_t simhash = 0;    // the stored fingerprint
+  int distance = 0;        // its Hamming distance to the query's SimHash
+  bool in_tables = false;  // within the query's max_distance
+  bool in_bands = false;   // shares an LSH band with the query's sketch
   Origin origin;
   EventTime last_seen{};
+  std::string sketch;  // the entry's encoded MinHash sketch; empty when it has none
+
+  friend bool operator==(const NearCandidate&, const NearCandidate&) = default;
 };
 
 // Lookups of the record at (partition, offset) ignore entries created by
@@ -88,14 +109,19 @@ class TierStores {
   // Slides the entry's last_seen to `t` (a duplicate matched it).
   virtual Status TouchContent(std::string_view scope, const Digest128& content, EventTime t) = 0;
 
-  // --- SimHash store ---
-  // The closest live entry within `max_distance` bits (ties: the earliest
-  // origin), or nothing. `max_distance` may not exceed the distance the
-  // shard's tables were built for (ShardOptions::near_max_distance).
-  virtual StatusOr<std::optional<NearMatch>> FindNear(std::string_view scope, uint64_t simhash,
-                                                      int max_distance,
-                                                      const OriginFilter& filter = {}) = 0;
-  virtual Status InsertNear(std::string_view scope, uint64_t simhash, const Origin& origin) = 0;
+  // --- Near store (SimHash tables and MinHash LSH bands) ---
+  // Every live entry of `scope` accepted by `filter` that the SimHash tables
+  // (within query.max_distance) or the LSH bands (sharing a band with
+  // query.sketch) find, each once, sorted by distance, then by earliest
+  // origin (event time, partition, offset). Which of them is a duplicate is
+  // the rules' call (lib/engine/decider.cc).
+  virtual StatusOr<std::vector<NearCandidate>> FindNear(std::string_view scope,
+                                                        const NearQuery& query,
+                                                        const OriginFilter& filter = {}) = 0;
+  // Inserts (scope, simhash) with `origin` and the encoded MinHash `sketch`
+  // (empty: none); a live entry there is touched instead.
+  virtual Status InsertNear(std::string_view scope, uint64_t simhash, std::string_view sketch,
+                            const Origin& origin) = 0;
   virtual Status TouchNear(std::string_view scope, uint64_t simhash, EventTime t) = 0;
 };
 

@@ -66,6 +66,7 @@ TEST(FingerprintEventsTest, PrintsEveryDocumentedField) {
   EXPECT_THAT(f["content"].get<std::string>(), MatchesRegex("[0-9a-f]{32}"));
   EXPECT_EQ(f["payload"], fingerprint::PayloadDigest(kArticle));
   EXPECT_TRUE(f["simhash"].is_null()) << "a 25-word page is below near.min_tokens";
+  EXPECT_TRUE(f["minhash"].is_null()) << "no sketch below near.min_tokens either";
 }
 
 TEST(FingerprintEventsTest, SimHashIsSixteenHexDigits) {
@@ -75,6 +76,9 @@ TEST(FingerprintEventsTest, SimHashIsSixteenHexDigits) {
       RunEvents(Event({{"url", "http://a.example/"}, {"text", words}}));
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_THAT(lines[0]["fingerprints"]["simhash"].get<std::string>(), MatchesRegex("[0-9a-f]{16}"));
+  // 256 slots of 8 bits and a 4-byte header: 260 bytes, 520 hex digits.
+  EXPECT_THAT(lines[0]["fingerprints"]["minhash"].get<std::string>(),
+              MatchesRegex("[0-9a-f]{520}"));
 }
 
 TEST(FingerprintEventsTest, UsesPreExtractedTextAndDecodedBase64Body) {

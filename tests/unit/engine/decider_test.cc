@@ -231,15 +231,19 @@ std::pair<std::string, std::string> TextsAtDistance4To6(EngineHarness& probe) {
   return {base, base};
 }
 
+// The SimHash method: a stored SimHash within max_distance bits.
+constexpr char kSimHashOnly[] = "[near]\nmethod = \"simhash\"\n";
+
 TEST(DeciderTest, PerSiteOverrideWidensNearMatching) {
   EngineHarness probe;
   auto [base, edited] = TextsAtDistance4To6(probe);
 
-  EngineHarness strict;
+  EngineHarness strict(kSimHashOnly);
   strict.Must({.url = "https://forum.example.net/t/1", .text = base});
   EXPECT_THAT(strict.Must({.url = "https://forum.example.net/t/2", .text = edited}), IsUnique());
 
-  EngineHarness lenient("[[near.overrides]]\npattern = \"*.example.net\"\nmax_distance = 6\n");
+  EngineHarness lenient(std::string(kSimHashOnly) +
+                        "[[near.overrides]]\npattern = \"*.example.net\"\nmax_distance = 6\n");
   lenient.Must({.url = "https://forum.example.net/t/1", .text = base, .event_id = "t1"});
   Verdict v = lenient.Must({.url = "https://forum.example.net/t/2", .text = edited});
   EXPECT_THAT(v, IsDuplicateOf(Tier::kNear, "t1"));
@@ -251,10 +255,87 @@ TEST(DeciderTest, PerSiteOverrideWidensNearMatching) {
 TEST(DeciderTest, OverridePatternsAlsoMatchTheRegisteredDomain) {
   EngineHarness probe;
   auto [base, edited] = TextsAtDistance4To6(probe);
-  EngineHarness h("[[near.overrides]]\npattern = \"example.net\"\nmax_distance = 6\n");
+  EngineHarness h(std::string(kSimHashOnly) +
+                  "[[near.overrides]]\npattern = \"example.net\"\nmax_distance = 6\n");
   h.Must({.url = "https://a.b.example.net/1", .text = base, .event_id = "x"});
   EXPECT_THAT(h.Must({.url = "https://a.b.example.net/2", .text = edited}),
               IsDuplicateOf(Tier::kNear, "x"));
+}
+
+// The MinHash method: an edit the SimHash tables miss (4..6 bits) leaves
+// most shingles in common, and the sketches say so.
+TEST(DeciderTest, MinHashCatchesAnEditBeyondTheSimHashDistance) {
+  EngineHarness probe;
+  auto [base, edited] = TextsAtDistance4To6(probe);
+  EngineHarness h;  // near.method = both, the default
+  h.Must({.url = "https://example.net/1", .text = base, .event_id = "x"});
+  Verdict v = h.Must({.url = "https://example.net/2", .text = edited});
+  EXPECT_THAT(v, IsDuplicateOf(Tier::kNear, "x"));
+  EXPECT_EQ(v.decision.method, NearMethod::kMinHash);
+  ASSERT_TRUE(v.decision.similarity.has_value());
+  EXPECT_GE(*v.decision.similarity, 0.8);
+  EXPECT_GE(*v.decision.distance, 4);  // the SimHash distance is still reported
+  const std::string json = EncodeVerdictJson(v);
+  EXPECT_THAT(json, HasSubstr("\"method\":\"minhash\""));
+  EXPECT_THAT(json, HasSubstr("\"similarity\":0."));
+}
+
+// A follow-up that repeats a third of an article shares a third of its
+// shingles: similar, not a copy.
+TEST(DeciderTest, AnArticleSharingAThirdOfAnotherIsNotANearDuplicate) {
+  EngineHarness h;
+  const std::string a = Prose(30, 300);
+  std::string follow_up = Prose(31, 200);
+  follow_up += " " + a.substr(0, a.size() / 3);
+  h.Must({.url = "https://example.net/story", .text = a});
+  Verdict v = h.Must({.url = "https://example.net/story-update", .text = follow_up});
+  EXPECT_THAT(v, IsUnique());
+}
+
+TEST(DeciderTest, PerSiteJaccardOverrideNarrowsMinHashMatching) {
+  EngineHarness probe;
+  auto [base, edited] = TextsAtDistance4To6(probe);
+  EngineHarness h("[[near.overrides]]\npattern = \"strict.example\"\njaccard = 0.999\n");
+  h.Must({.url = "https://strict.example/1", .text = base});
+  EXPECT_THAT(h.Must({.url = "https://strict.example/2", .text = edited}), IsUnique());
+  h.Must({.url = "https://other.example/1", .text = base, .event_id = "o"});
+  EXPECT_THAT(h.Must({.url = "https://other.example/2", .text = edited}),
+              IsDuplicateOf(Tier::kNear, "o"));
+}
+
+// A text of a few repeated phrases has a SimHash but too few distinct
+// shingles for a sketch: the SimHash rule judges it, and says so.
+TEST(DeciderTest, PagesWithoutSketchesAreJudgedByTheirSimHashes) {
+  EngineHarness h;
+  std::string chant, chant2;
+  for (int i = 0; i < 30; ++i) chant += "river council budget station ";
+  chant2 = chant + "river council budget station";  // one more round: another text
+  Verdict a = h.Must({.url = "https://example.net/c1", .text = chant, .event_id = "c1"});
+  ASSERT_TRUE(a.record.fingerprints->simhash.has_value());
+  ASSERT_TRUE(a.record.fingerprints->minhash.empty());
+  Verdict b = h.Must({.url = "https://example.net/c2", .text = chant2});
+  EXPECT_THAT(b, IsDuplicateOf(Tier::kNear, "c1"));
+  EXPECT_EQ(b.decision.method, NearMethod::kSimHash);
+  EXPECT_FALSE(b.decision.similarity.has_value());
+}
+
+TEST(DeciderTest, TheSimHashMethodIgnoresSketches) {
+  EngineHarness probe;
+  auto [base, edited] = TextsAtDistance4To6(probe);
+  EngineHarness h(kSimHashOnly);
+  h.Must({.url = "https://example.net/1", .text = base});
+  EXPECT_THAT(h.Must({.url = "https://example.net/2", .text = edited}), IsUnique());
+}
+
+TEST(DeciderTest, TheMinHashMethodIgnoresCloseSimHashesWithoutSketches) {
+  EngineHarness h("[near]\nmethod = \"minhash\"\n");
+  std::string chant;
+  for (int i = 0; i < 30; ++i) chant += "river council budget station ";
+  h.Must({.url = "https://example.net/c1", .text = chant});
+  // A near duplicate by SimHash (PagesWithoutSketchesAreJudgedByTheirSimHashes).
+  EXPECT_THAT(
+      h.Must({.url = "https://example.net/c2", .text = chant + "river council budget station"}),
+      IsUnique());
 }
 
 TEST(DeciderTest, NotAcceptedStatusIsSkippedAndTouchesNoState) {

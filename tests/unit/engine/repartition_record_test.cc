@@ -111,10 +111,49 @@ TEST_F(RepartitionRecordTest, AnEventOrOtherForeignBytesAreRefusedWithAHint) {
   StatusOr<PreparedRecord> r = DecodeRepartitionRecord(R"({"url":"https://a.example/"})");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("input.repartition_topic"), std::string::npos);
-  std::string unknown_flags = "PSR\x01";
-  unknown_flags.push_back('\x80');  // varint 128: a flag this version does not know
-  unknown_flags.push_back('\x01');
+  std::string unknown_flags = "PSR\x02";
+  unknown_flags.push_back('\x80');  // varint 256: a flag this version does not know
+  unknown_flags.push_back('\x02');
   EXPECT_FALSE(DecodeRepartitionRecord(unknown_flags + std::string(64, '\0')).ok());
+}
+
+TEST_F(RepartitionRecordTest, TheSketchAndTheNearRuleComeBack) {
+  PreparedRecord r = Prepare({{"url", "https://a.example/x"}, {"fetched_at", kT0},
+                              {"text", Words(300)}, {"event_id", "s"}},
+                             3);
+  ASSERT_FALSE(r.fingerprints->minhash.empty());
+  r.near = NearRule{5, 0.65, NearMethod::kMinHash};
+  StatusOr<PreparedRecord> back = DecodeRepartitionRecord(EncodeRepartitionRecord(r));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  back->forwarded.reset();
+  EXPECT_EQ(*back, r);
+}
+
+// A re-keying stage of the release before wrote version 1 records: still in
+// the topic after an upgrade, they are read, with the default rule's
+// jaccard and method and no sketch.
+TEST_F(RepartitionRecordTest, AVersionOneRecordIsStillRead) {
+  PreparedRecord r = Prepare({{"url", "https://a.example/x"}, {"fetched_at", kT0},
+                              {"text", Words(80)}, {"event_id", "v1"}},
+                             4);
+  r.fingerprints->minhash.clear();
+  r.near = NearRule{};
+  r.near.max_distance = 4;
+  std::string v2 = EncodeRepartitionRecord(r);
+  // Version 1 is version 2 without the jaccard (8 bytes) and the method
+  // (1 byte) after the distance, under another version byte.
+  std::string v1 = "PSR\x01";
+  size_t at = 4;
+  for (int varints = 0; varints < 3; ++varints) {  // flags, status, distance
+    while (static_cast<unsigned char>(v2[at]) & 0x80) v1.push_back(v2[at++]);
+    v1.push_back(v2[at++]);
+  }
+  v1 += v2.substr(at + 9);
+  StatusOr<PreparedRecord> back = DecodeRepartitionRecord(v1);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  back->forwarded.reset();
+  EXPECT_EQ(*back, r);
+  EXPECT_EQ(back->near.max_distance, 4);
 }
 
 TEST_F(RepartitionRecordTest, ARecordNeitherSkippedNorFingerprintedIsRefused) {

@@ -25,14 +25,5 @@ TEST(ScopeTest, ParsesNamesAndRejectsOthers) {
   EXPECT_FALSE(ParseScopeKey("domain").ok());
 }
 
-TEST(NearDistancePolicyTest, FirstMatchingPatternWinsOnHostOrDomain) {
-  NearDistancePolicy policy(3, {{"*.Forum.example", 5}, {"example.org", 6}, {"*", 1}});
-  EXPECT_EQ(policy.DistanceFor("www.forum.example", "forum.example"), 5);
-  EXPECT_EQ(policy.DistanceFor("a.example.org", "example.org"), 6);
-  EXPECT_EQ(policy.DistanceFor("other.net", "other.net"), 1);
-  EXPECT_EQ(policy.MaxDistance(), 6);
-  EXPECT_EQ(NearDistancePolicy(3, {}).DistanceFor("x.net", "x.net"), 3);
-}
-
 }  // namespace
 }  // namespace pagesieve::engine

@@ -49,6 +49,21 @@ TEST(VerdictJsonTest, DuplicateCarriesEveryField) {
   EXPECT_FALSE(j.contains("truncated"));
 }
 
+TEST(VerdictJsonTest, ANearDuplicateSaysHowItWasJudged) {
+  Verdict v = NearDuplicate();
+  v.decision = Decision::Near(*v.decision.duplicate_of, 9, 0.87654, NearMethod::kMinHash);
+  nlohmann::json j = nlohmann::json::parse(EncodeVerdictJson(v));
+  EXPECT_EQ(j["tier"], "near");
+  EXPECT_EQ(j["distance"], 9);
+  EXPECT_DOUBLE_EQ(j["similarity"].get<double>(), 0.877);  // three decimals
+  EXPECT_EQ(j["method"], "minhash");
+  // Only near duplicates have a method and a similarity.
+  nlohmann::json exact = nlohmann::json::parse(EncodeVerdictJson(
+      Verdict{v.record, Decision::Duplicate(Tier::kExact, v.decision.duplicate_of, 0)}));
+  EXPECT_TRUE(exact["similarity"].is_null());
+  EXPECT_TRUE(exact["method"].is_null());
+}
+
 TEST(VerdictJsonTest, UniqueHasNullDecisionFields) {
   Verdict v = NearDuplicate();
   v.decision = Decision::Unique();
