@@ -56,7 +56,6 @@ struct NearCandidate {
 
   friend bool operator==(const NearCandidate&, const NearCandidate&) = default;
 };
-};
 
 // Lookups of the record at (partition, offset) ignore entries created by
 // later records of the same partition: when state is ahead of the input (a
