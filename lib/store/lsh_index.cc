@@ -2,23 +2,29 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
+#include <cstring>
 
 namespace pagesieve::store {
 
 LshIndex::LshIndex(int bands, Duration width)
-    : bands_(bands), ring_(width), buckets_(static_cast<size_t>(bands) << kSlotBits) {}
+    : bands_(bands),
+      ring_(width),
+      homes_(HomesFor(0)),
+      simhashes_(1),  // id 0
+      slots_of_(1, kFreeId) {
+  for (int i = 0; i < bands; ++i) tables_.emplace_back(homes_ * kWordsPerHome + kTailWords);
+}
 
-int LshIndex::BitsFor(size_t n) const {
-  int bits = kSlotBits;
-  while (bits < kMaxBucketBits && n >= kTargetPerBucket << bits) ++bits;
-  return bits;
+size_t LshIndex::HomesFor(size_t entries) {
+  const double places = static_cast<double>(entries) / kRebuildLoad;
+  return std::max<size_t>(4, static_cast<size_t>(std::ceil(places / kWordsPerHome)));
 }
 
 void LshIndex::Reserve(size_t expected) {
-  const int bits = BitsFor(expected);
-  if (bits > bits_) Resize(bits);
-  simhashes_.reserve(expected);
-  slots_of_.reserve(expected);
+  if (HomesFor(expected) > homes_) Rebuild(HomesFor(expected), {});
+  simhashes_.reserve(expected + 1);
+  slots_of_.reserve(expected + 1);
 }
 
 uint32_t LshIndex::NewId(uint64_t simhash, int slot) {
@@ -34,77 +40,96 @@ uint32_t LshIndex::NewId(uint64_t simhash, int slot) {
   return static_cast<uint32_t>(simhashes_.size() - 1);
 }
 
+bool LshIndex::Insert(Table& table, uint64_t word) const {
+  uint64_t* w = table.data();
+  const uint64_t tag = Tag(word);
+  size_t p = Start(tag);
+  while (p < table.size() && w[p] != 0 && Tag(w[p]) <= tag) ++p;
+  size_t empty = p;
+  while (empty < table.size() && w[empty] != 0) ++empty;
+  if (empty == table.size()) return false;
+  std::memmove(w + p + 1, w + p, (empty - p) * sizeof(uint64_t));
+  w[p] = word;
+  return true;
+}
+
 bool LshIndex::Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at) {
   assert(keys.size() == static_cast<size_t>(bands_));
   const GenerationRing::Claim claim = ring_.SlotFor(indexed_at);
   if (claim.slot < 0) return true;
   if (claim.evict != 0) Sweep(claim.evict);
-  if (free_ids_.empty() && simhashes_.size() >= kMaxEntries) return false;
-  if (bits_ < kMaxBucketBits && size_ >= kTargetPerBucket << bits_) Resize(bits_ + 1);
+  if (free_ids_.empty() && simhashes_.size() > kMaxEntries) return false;
+  const double places = static_cast<double>(homes_ * kWordsPerHome);
+  if (static_cast<double>(size_ + 1) > kMaxLoad * places) Rebuild(HomesFor(size_ + 1), {});
   const uint64_t id = NewId(simhash, claim.slot);
-  const uint64_t slot = static_cast<uint64_t>(claim.slot) << (64 - kSlotBits);
-  for (int i = 0; i < bands_; ++i) {
-    Bucket& b = buckets_[BucketIndex(i, keys[i])];
-    // Grow by a quarter, not double (as SimHashIndex): ~10 % spare, not 28 %.
-    if (b.size() == b.capacity()) b.reserve(b.size() + b.size() / 4 + 4);
-    b.push_back(slot | (keys[i] & kTagMask) | id);
+  for (int from = 0; from < bands_; from += kPrefetchBands) {
+    const int to = std::min(bands_, from + kPrefetchBands);
+    for (int i = from; i < to; ++i) {
+      __builtin_prefetch(tables_[i].data() + Start(Tag(keys[i])), 1);
+    }
+    for (int i = from; i < to; ++i) {
+      // A run reaching the end of the table: a rebuild gives it room.
+      while (!Insert(tables_[i], Tag(keys[i]) | id)) Rebuild(homes_, {});
+    }
   }
   ring_.Count(claim.slot);
   ++size_;
   return true;
 }
 
-// Moves every word to its bucket under `bits`, as SimHashIndex::Resize does:
-// the real top bits of a key are the old bucket's, then the word's tag.
-void LshIndex::Resize(int bits) {
-  auto destination = [&](size_t old, uint64_t word) {
-    const uint64_t top = (static_cast<uint64_t>(old) << (64 - bits_)) & ~kBelowSlot;
-    return ((old >> bits_) << bits) | (((word & kTagMask) | top) >> (64 - bits));
-  };
-  // Two passes, so every new bucket is allocated once at its exact size.
-  std::vector<uint32_t> counts(static_cast<size_t>(bands_) << bits);
-  for (size_t old = 0; old < buckets_.size(); ++old) {
-    for (uint64_t w : buckets_[old]) ++counts[destination(old, w)];
+// The old words are in tag order, so they go to the new table in one pass:
+// each at its home, or right after the word before it.
+LshIndex::Table LshIndex::Rebuilt(const Table& old, const std::vector<bool>& dropped) const {
+  auto kept = [&](uint64_t w) { return w != 0 && (dropped.empty() || !dropped[w & kIdMask]); };
+  size_t end = 0;  // first pass: how far the last run reaches
+  for (size_t p = 0; p < old.size(); ++p) {
+    if (kept(old[p])) end = std::max(end, Start(Tag(old[p]))) + 1;
   }
-  std::vector<Bucket> resized(counts.size());
-  for (size_t b = 0; b < resized.size(); ++b) resized[b].reserve(counts[b]);
-  for (size_t old = 0; old < buckets_.size(); ++old) {
-    for (uint64_t w : buckets_[old]) resized[destination(old, w)].push_back(w);
-    Bucket().swap(buckets_[old]);  // free as we go: peak memory stays ~2x one band
+  Table t(std::max(end, homes_ * kWordsPerHome) + kTailWords);
+  size_t next = 0;
+  for (size_t p = 0; p < old.size(); ++p) {
+    const uint64_t w = old[p];
+    if (!kept(w)) continue;
+    next = std::max(next, Start(Tag(w)));
+    t[next++] = w;
   }
-  buckets_ = std::move(resized);
-  bits_ = bits;
+  return t;
+}
+
+// One band at a time: peak memory is the old tables and one new one.
+void LshIndex::Rebuild(size_t homes, const std::vector<bool>& dropped) {
+  homes_ = homes;
+  for (Table& table : tables_) table = Rebuilt(table, dropped);
 }
 
 void LshIndex::Sweep(uint32_t mask) {
   size_ -= ring_.Release(mask);
-  for (Bucket& b : buckets_) {
-    std::erase_if(b, [mask](uint64_t w) { return (mask >> SlotOf(w) & 1) != 0; });
-    if (b.empty()) {
-      Bucket().swap(b);
-    } else if (b.capacity() > 2 * b.size()) {
-      b.shrink_to_fit();
-    }
-  }
-  FreeIds(mask);
-  if (bits_ > kSlotBits && size_ < (kTargetPerBucket << bits_) / 4) Resize(BitsFor(size_));
+  const std::vector<bool> dropped = FreeIds(mask);
+  const double places = static_cast<double>(homes_ * kWordsPerHome);
+  const bool shrink = static_cast<double>(size_) < kMaxLoad / 2 * places;
+  Rebuild(shrink ? HomesFor(size_) : homes_, dropped);
 }
 
-// No word refers to the swept ids any more: they can be handed out again.
-// The free list is rebuilt whole, and free ids at the end of the table are
-// given back to it instead.
-void LshIndex::FreeIds(uint32_t mask) {
-  for (uint8_t& s : slots_of_) {
-    if (s != kFreeId && (mask >> s & 1) != 0) s = kFreeId;
+// Marks the ids of the slots in `mask` free (returned as a bitmap for the
+// rebuild to leave their words out), rebuilds the free list, and gives the
+// free ids at the end of the table back.
+std::vector<bool> LshIndex::FreeIds(uint32_t mask) {
+  std::vector<bool> dropped(slots_of_.size());
+  for (size_t id = 1; id < slots_of_.size(); ++id) {
+    const uint8_t s = slots_of_[id];
+    if (s != kFreeId && (mask >> s & 1) != 0) {
+      slots_of_[id] = kFreeId;
+      dropped[id] = true;
+    }
   }
   size_t used = slots_of_.size();
-  while (used > 0 && slots_of_[used - 1] == kFreeId) --used;
+  while (used > 1 && slots_of_[used - 1] == kFreeId) --used;
   simhashes_.resize(used);
   slots_of_.resize(used);
   // Highest first: NewId takes from the back, and handing out the lowest
   // ids first leaves the table's end free to trim.
   free_ids_.clear();
-  for (size_t id = used; id-- > 0;) {
+  for (size_t id = used; id-- > 1;) {
     if (slots_of_[id] == kFreeId) free_ids_.push_back(static_cast<uint32_t>(id));
   }
   if (simhashes_.capacity() > 2 * used) {
@@ -112,6 +137,7 @@ void LshIndex::FreeIds(uint32_t mask) {
     slots_of_.shrink_to_fit();
   }
   free_ids_.shrink_to_fit();
+  return dropped;
 }
 
 void LshIndex::DropBefore(EventTime oldest) {
@@ -121,20 +147,27 @@ void LshIndex::DropBefore(EventTime oldest) {
 
 void LshIndex::Collect(std::span<const uint64_t> keys, std::vector<uint64_t>* out) const {
   assert(keys.size() == static_cast<size_t>(bands_));
-  for (int i = 0; i < bands_; ++i) {
-    const uint64_t tag = keys[i] & kTagMask;
-    for (uint64_t w : buckets_[BucketIndex(i, keys[i])]) {
-      if ((w & kTagMask) == tag) out->push_back(simhashes_[w & kIdMask]);
+  for (int from = 0; from < bands_; from += kPrefetchBands) {
+    const int to = std::min(bands_, from + kPrefetchBands);
+    for (int i = from; i < to; ++i) {
+      __builtin_prefetch(tables_[i].data() + Start(Tag(keys[i])));
+    }
+    for (int i = from; i < to; ++i) {
+      const uint64_t tag = Tag(keys[i]);
+      const Table& t = tables_[i];
+      // Sorted by tag: skip the smaller ones spilled here from earlier homes.
+      for (size_t p = Start(tag); p < t.size() && t[p] != 0; ++p) {
+        const uint64_t found = Tag(t[p]);
+        if (found > tag) break;
+        if (found == tag) out->push_back(simhashes_[t[p] & kIdMask]);
+      }
     }
   }
 }
 
 size_t LshIndex::MemoryBytes() const {
-  size_t bytes = buckets_.capacity() * sizeof(Bucket);
-  for (const Bucket& b : buckets_) {
-    // The allocator's own header (glibc: 16 bytes) counts too.
-    if (b.capacity() > 0) bytes += b.capacity() * sizeof(uint64_t) + 16;
-  }
+  size_t bytes = tables_.capacity() * sizeof(Table);
+  for (const Table& t : tables_) bytes += t.bytes();
   return bytes + simhashes_.capacity() * sizeof(uint64_t) + slots_of_.capacity() +
          free_ids_.capacity() * sizeof(uint32_t);
 }

@@ -160,6 +160,20 @@ TEST(LshIndexTest, MemoryFollowsTheLiveEntries) {
   EXPECT_LT(index.MemoryBytes(), empty + 4096);
 }
 
+// Keys whose homes are all the last one pile up past the end of the table:
+// inserts there grow its tail, and every one stays findable.
+TEST(LshIndexTest, RunsPastTheLastHomeSpillIntoTheTail) {
+  LshIndex index(kBands, Duration(1000));
+  std::vector<std::vector<uint64_t>> keys;
+  for (uint64_t i = 0; i < 2000; ++i) {
+    keys.push_back(std::vector<uint64_t>(kBands, ~uint64_t{0} - (SplitMix64(i) >> 40 << 28)));
+    ASSERT_TRUE(index.Add(i, keys.back(), Ms(0)));
+  }
+  for (uint64_t i = 0; i < 2000; ++i) {
+    EXPECT_TRUE(Collected(index, keys[i]).contains(i)) << i;
+  }
+}
+
 TEST(LshIndexTest, ReserveSizesTheBucketsWithoutChangingAnswers) {
   LshIndex reserved(kBands, Duration(1000)), grown(kBands, Duration(1000));
   reserved.Reserve(40'000);
