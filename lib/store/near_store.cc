@@ -68,8 +68,11 @@ bool NearStore::Comparable(std::string_view sketch) const {
 }
 
 bool NearStore::BandKeys(std::string_view sketch) {
-  keys_.clear();
-  return Comparable(sketch) && bands_->Keys(sketch, &keys_);
+  if (!keys_of_.empty() && sketch == keys_of_) return true;
+  keys_of_.clear();
+  if (!Comparable(sketch) || !bands_->Keys(sketch, &keys_)) return false;
+  keys_of_.assign(sketch);
+  return true;
 }
 
 Status NearStore::IndexEntry(uint64_t simhash, std::string_view sketch, EventTime t) {

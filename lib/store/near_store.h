@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -65,7 +66,9 @@ class NearStore {
   // sketch is comparable. ResourceExhausted when the LSH index is full.
   Status IndexEntry(uint64_t simhash, std::string_view sketch, EventTime t);
   // The band keys of a comparable sketch into keys_; false for an empty
-  // sketch, one of other parameters or version, or without bands.
+  // sketch, one of other parameters or version, or without bands. A new
+  // page's sketch is looked up and then inserted: the keys of the last
+  // sketch are kept for the second call.
   bool BandKeys(std::string_view sketch);
   bool Comparable(std::string_view sketch) const;
   // Every SimHash either index offers for `query`, each once, into found_.
@@ -88,6 +91,7 @@ class NearStore {
   // Reused across calls.
   std::vector<SimHashIndex::Candidate> candidates_;
   std::vector<uint64_t> keys_;
+  std::string keys_of_;  // the sketch keys_ belong to (empty: none)
   std::vector<uint64_t> found_;
 };
 
