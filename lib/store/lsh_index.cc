@@ -53,15 +53,28 @@ bool LshIndex::Insert(Table& table, uint64_t word) const {
   return true;
 }
 
-bool LshIndex::Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at) {
-  assert(keys.size() == static_cast<size_t>(bands_));
+uint64_t LshIndex::Admit(uint64_t simhash, EventTime indexed_at, bool* full) {
+  *full = false;
   const GenerationRing::Claim claim = ring_.SlotFor(indexed_at);
-  if (claim.slot < 0) return true;
+  if (claim.slot < 0) return 0;
   if (claim.evict != 0) Sweep(claim.evict);
-  if (free_ids_.empty() && simhashes_.size() > kMaxEntries) return false;
+  if (free_ids_.empty() && simhashes_.size() > kMaxEntries) {
+    *full = true;
+    return 0;
+  }
   const double places = static_cast<double>(homes_ * kWordsPerHome);
   if (static_cast<double>(size_ + 1) > kMaxLoad * places) Rebuild(HomesFor(size_ + 1), {});
-  const uint64_t id = NewId(simhash, claim.slot);
+  ring_.Count(claim.slot);
+  ++size_;
+  return NewId(simhash, claim.slot);
+}
+
+bool LshIndex::Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at) {
+  assert(keys.size() == static_cast<size_t>(bands_));
+  Flush();
+  bool full = false;
+  const uint64_t id = Admit(simhash, indexed_at, &full);
+  if (id == 0) return !full;
   for (int from = 0; from < bands_; from += kPrefetchBands) {
     const int to = std::min(bands_, from + kPrefetchBands);
     for (int i = from; i < to; ++i) {
@@ -72,9 +85,49 @@ bool LshIndex::Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime i
       while (!Insert(tables_[i], Tag(keys[i]) | id)) Rebuild(homes_, {});
     }
   }
-  ring_.Count(claim.slot);
-  ++size_;
   return true;
+}
+
+bool LshIndex::Stage(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at) {
+  assert(keys.size() == static_cast<size_t>(bands_));
+  bool full = false;
+  const uint64_t id = Admit(simhash, indexed_at, &full);
+  if (id == 0) return !full;
+  staged_.resize(static_cast<size_t>(bands_));
+  for (int i = 0; i < bands_; ++i) staged_[i].push_back(Tag(keys[i]) | id);
+  if (staged_[0].size() >= kStagedEntries) Flush();
+  return true;
+}
+
+void LshIndex::Flush() {
+  if (staged_.empty()) return;
+  // Moved out first: an insert that rebuilds the tables flushes too.
+  std::vector<std::vector<uint64_t>> staged = std::move(staged_);
+  staged_.clear();
+  for (size_t i = 0; i < staged.size(); ++i) FlushBand(static_cast<int>(i), staged[i]);
+}
+
+// A counting sort on the top 12 bits of the tags puts the words in the order
+// of where they go, so the inserts sweep the table once instead of jumping
+// about it, and the line of each can be asked for well before it is needed.
+void LshIndex::FlushBand(int band, std::vector<uint64_t>& words) {
+  constexpr int kBits = 12;
+  std::vector<uint32_t> starts((size_t{1} << kBits) + 1);
+  for (uint64_t w : words) ++starts[(w >> (64 - kBits)) + 1];
+  for (size_t b = 1; b < starts.size(); ++b) starts[b] += starts[b - 1];
+  sorted_.resize(words.size());
+  for (uint64_t w : words) sorted_[starts[w >> (64 - kBits)]++] = w;
+  // In that order consecutive words still land lines apart in a large
+  // table: ask for the line of a word some way ahead of the one inserted.
+  constexpr size_t kAhead = 16;
+  Table& table = tables_[band];
+  for (size_t j = 0; j < sorted_.size(); ++j) {
+    if (j + kAhead < sorted_.size()) {
+      __builtin_prefetch(table.data() + Start(Tag(sorted_[j + kAhead])), 1);
+    }
+    while (!Insert(tables_[band], sorted_[j])) Rebuild(homes_, {});
+  }
+  sorted_.clear();
 }
 
 // The old words are in tag order, so they go to the new table in one pass:
@@ -98,11 +151,13 @@ LshIndex::Table LshIndex::Rebuilt(const Table& old, const std::vector<bool>& dro
 
 // One band at a time: peak memory is the old tables and one new one.
 void LshIndex::Rebuild(size_t homes, const std::vector<bool>& dropped) {
+  Flush();
   homes_ = homes;
   for (Table& table : tables_) table = Rebuilt(table, dropped);
 }
 
 void LshIndex::Sweep(uint32_t mask) {
+  Flush();  // before ids are freed: staged words of dropped ids must go too
   size_ -= ring_.Release(mask);
   const std::vector<bool> dropped = FreeIds(mask);
   const double places = static_cast<double>(homes_ * kWordsPerHome);

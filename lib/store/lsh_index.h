@@ -71,6 +71,12 @@ class LshIndex {
   // the generation of `indexed_at`. Ignored when that generation has been
   // dropped. False, and nothing indexed, when kMaxEntries are indexed.
   bool Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at);
+  // Add() for many entries at once (the rebuild at open): the words wait in
+  // a buffer and reach the tables, sorted by where they go, every
+  // kStagedEntries entries and at Flush(). Lookups do not see them until
+  // then. About a fifth of the cost of Add(), whose words each miss the cache.
+  bool Stage(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at);
+  void Flush();
   // Drops the generations that end before `oldest`.
   void DropBefore(EventTime oldest);
   // Appends the SimHash of every entry whose key in some band has the tag
@@ -102,6 +108,8 @@ class LshIndex {
   // drops calls of a function that only prefetches, as having no effect.)
   static constexpr int kPrefetchBands = 16;
 
+  static constexpr size_t kStagedEntries = 1 << 16;
+
   static uint64_t Tag(uint64_t key) { return key & ~kIdMask; }
   // The first place of a tag's home: its top 32 bits scaled to the homes.
   size_t Start(uint64_t tag) const {
@@ -119,6 +127,11 @@ class LshIndex {
   void Sweep(uint32_t mask);
   std::vector<bool> FreeIds(uint32_t mask);
   uint32_t NewId(uint64_t simhash, int slot);
+  // The id of a new entry, after the sweep or growth it calls for; 0 when its
+  // generation is dropped (nothing to index) or the index is full (*full).
+  uint64_t Admit(uint64_t simhash, EventTime indexed_at, bool* full);
+  // Inserts the staged words of one band, sorted by their first places.
+  void FlushBand(int band, std::vector<uint64_t>& words);
 
   const int bands_;
   GenerationRing ring_;
@@ -130,6 +143,8 @@ class LshIndex {
   std::vector<uint8_t> slots_of_;
   std::vector<uint32_t> free_ids_;
   size_t size_ = 0;
+  std::vector<std::vector<uint64_t>> staged_;  // per band, until Flush()
+  std::vector<uint64_t> sorted_;               // FlushBand's scratch
 };
 
 }  // namespace pagesieve::store

@@ -49,10 +49,11 @@ Status NearStore::BuildIndex() {
       PS_ASSIGN_OR_RETURN(sketch, NearValueSketch(std::string_view(value.data(), value.size())));
     }
     const auto indexed_at = static_cast<int64_t>(DecodeFixed64(value.data() + 8));
-    PS_RETURN_IF_ERROR(
-        IndexEntry(DecodeFixed64(key.data() + 8), sketch, EventTimeFromMillis(indexed_at)));
+    PS_RETURN_IF_ERROR(IndexEntry(DecodeFixed64(key.data() + 8), sketch,
+                                  EventTimeFromMillis(indexed_at), /*staged=*/true));
   }
-  return FromRocks(it->status(), "shard " + db_->dir() + ": reading the SimHash entries");
+  if (lsh_) lsh_->Flush();
+  return FromRocks(it->status(), "shard " + db_->dir() + ": reading the near entries");
 }
 
 void NearStore::DropExpired() {
@@ -75,9 +76,10 @@ bool NearStore::BandKeys(std::string_view sketch) {
   return true;
 }
 
-Status NearStore::IndexEntry(uint64_t simhash, std::string_view sketch, EventTime t) {
+Status NearStore::IndexEntry(uint64_t simhash, std::string_view sketch, EventTime t, bool staged) {
   // The LSH index first: when it is full, nothing is indexed.
-  if (BandKeys(sketch) && !lsh_->Add(simhash, keys_, t)) {
+  if (BandKeys(sketch) &&
+      !(staged ? lsh_->Stage(simhash, keys_, t) : lsh_->Add(simhash, keys_, t))) {
     return Status::ResourceExhausted("shard " + db_->dir() + ": the LSH index holds " +
                                      std::to_string(LshIndex::kMaxEntries) +
                                      " entries, its limit; spread the input over more partitions");

@@ -63,8 +63,9 @@ class NearStore {
                                                const OriginFilter& filter);
   void PutEntry(uint64_t scope_id, uint64_t simhash, const NearEntry& entry);
   // Puts `simhash` in both indexes at `t`, the LSH index only when its
-  // sketch is comparable. ResourceExhausted when the LSH index is full.
-  Status IndexEntry(uint64_t simhash, std::string_view sketch, EventTime t);
+  // sketch is comparable (`staged`: for the rebuild at open, see
+  // LshIndex::Stage). ResourceExhausted when the LSH index is full.
+  Status IndexEntry(uint64_t simhash, std::string_view sketch, EventTime t, bool staged = false);
   // The band keys of a comparable sketch into keys_; false for an empty
   // sketch, one of other parameters or version, or without bands. A new
   // page's sketch is looked up and then inserted: the keys of the last

@@ -174,6 +174,32 @@ TEST(LshIndexTest, RunsPastTheLastHomeSpillIntoTheTail) {
   }
 }
 
+// The rebuild at open stages its entries: after Flush() (and across the
+// automatic flushes of a long load, a growth and a generation drop) the
+// index answers as one built by Add().
+TEST(LshIndexTest, StagedEntriesAnswerAsAddedOnes) {
+  LshIndex staged(kBands, Duration(1000)), added(kBands, Duration(1000));
+  std::mt19937_64 rng(17);
+  std::vector<std::vector<uint64_t>> keys;
+  for (int i = 0; i < 150'000; ++i) {
+    keys.push_back(RandomKeys(rng));
+    if (i % 2 == 1) keys.back()[i % kBands] = keys[rng() % keys.size()][i % kBands];
+    const EventTime t = Ms(i < 1000 ? 0 : 5000);  // generation 0 goes at DropBefore(1000)
+    ASSERT_TRUE(staged.Stage(i, keys.back(), t));
+    ASSERT_TRUE(added.Add(i, keys.back(), t));
+  }
+  staged.DropBefore(Ms(1000));  // flushes, then drops the first thousand
+  added.DropBefore(Ms(1000));
+  staged.Flush();
+  EXPECT_EQ(staged.size(), added.size());
+  for (int q = 0; q < 500; ++q) {
+    const std::vector<uint64_t>& query = keys[rng() % keys.size()];
+    ASSERT_EQ(Collected(staged, query), Collected(added, query)) << q;
+  }
+  EXPECT_FALSE(Collected(staged, keys[5]).contains(5));  // in the dropped generation
+  EXPECT_TRUE(Collected(staged, keys[5000]).contains(5000));
+}
+
 TEST(LshIndexTest, ReserveSizesTheBucketsWithoutChangingAnswers) {
   LshIndex reserved(kBands, Duration(1000)), grown(kBands, Duration(1000));
   reserved.Reserve(40'000);
