@@ -3,13 +3,16 @@
 //
 //   shard_bench --dir=/tmp/shard-bench --stages=1000000,10000000 [--ops=200000]
 //               [--scopes=1] [--batch=1000] [--cache_mb=1024] [--buffer_mb=256]
-//               [--near_tables=0]
+//               [--near_tables=0] [--minhash_slots=256]
 //
 // For each stage N the shard is filled (through the Shard API, checkpointing
 // every --batch records) until it holds N records, each with a URL, an exact
-// and a SimHash entry; then every store is measured on --ops operations, half
-// on stored records (hits, chosen uniformly over all N) and half on new ones,
-// and so is the whole per-record sequence of the engine. An "op" is one
+// and a near entry (a SimHash and a 260-byte MinHash sketch, indexed in the
+// SimHash tables and the LSH bands); then every store is measured on --ops
+// operations, half on stored records (hits, chosen uniformly over all N) and
+// half on new ones, and so is the whole per-record sequence of the engine.
+// A near copy of a stored record flips 1 to 3 bits of its SimHash and a
+// fifth of its sketch's slots (keeping one band whole). An "op" is one
 // lookup, insert or touch call; checkpoints are inside the timed loops. An
 // existing directory is resumed, so stages can grow one shard step by step.
 // Before measuring, each stage waits until RocksDB has no compaction left.
@@ -35,6 +38,7 @@ namespace {
 
 using testing::FlipBits;
 using testing::MakeSyntheticRecord;
+using testing::NearCopySketch;
 using testing::SyntheticRecord;
 using testing::SyntheticRecordTime;
 
@@ -47,6 +51,9 @@ struct Flags {
   int cache_mb = 1024;
   int buffer_mb = 256;
   int near_tables = 0;  // near.tables: 0 derives it from the distance (3)
+  // near.minhash_slots: 0 stores the sketches without indexing their bands
+  // (what storing them costs apart from the LSH index).
+  int minhash_slots = testing::kSyntheticSketchSlots;
 };
 
 constexpr uint64_t kFresh = uint64_t{1} << 40;  // ids of records made while measuring
@@ -89,6 +96,8 @@ Flags ParseFlags(int argc, char** argv) {
       f.buffer_mb = std::stoi(value);
     } else if (name == "near_tables") {
       f.near_tables = std::stoi(value);
+    } else if (name == "minhash_slots") {
+      f.minhash_slots = std::stoi(value);
     } else {
       Die("unknown flag " + arg);
     }
@@ -160,7 +169,7 @@ class Driver {
   void Insert(const SyntheticRecord& r) {
     Check(shard_->RecordUrl(r.scope, r.url, r.origin, r.origin.event_time, r.content));
     Check(shard_->InsertContent(r.scope, r.content, r.origin));
-    Check(shard_->InsertNear(r.scope, r.simhash, r.origin));
+    Check(shard_->InsertNear(r.scope, r.simhash, r.sketch, r.origin));
   }
 
   // Records for one timed loop: even j a stored record (with a new one in
@@ -248,12 +257,19 @@ void MeasureStores(Driver& d) {
   });
   d.Timed("near", 3, [&](const Driver::Work& w) {
     const SyntheticRecord& r = w.record;
-    const uint64_t q =
-        w.stored ? FlipBits(r.simhash, 1 + static_cast<int>(r.simhash % 3), r.simhash) : r.simhash;
-    std::optional<NearMatch> m = s.FindNear(r.scope, q, 3).value();
-    d.misses_ += m.has_value() != w.stored;
-    Check(m ? s.TouchNear(r.scope, m->simhash, d.Now())
-            : s.InsertNear(r.scope, r.simhash, r.origin));
+    NearQuery q{r.simhash, 3, r.sketch};
+    std::string copy;
+    if (w.stored) {
+      q.simhash = FlipBits(r.simhash, 1 + static_cast<int>(r.simhash % 3), r.simhash);
+      copy = NearCopySketch(r.sketch, r.simhash);
+      q.sketch = copy;
+    }
+    std::vector<NearCandidate> m = s.FindNear(r.scope, q).value();
+    const bool banded = d.flags_.minhash_slots > 0;
+    d.misses_ +=
+        m.empty() == w.stored || (w.stored && !(m[0].in_tables && m[0].in_bands == banded));
+    Check(!m.empty() ? s.TouchNear(r.scope, m[0].simhash, d.Now())
+                     : s.InsertNear(r.scope, r.simhash, r.sketch, r.origin));
     return 2;
   });
 }
@@ -272,7 +288,10 @@ void MeasureRecords(Driver& d) {
     if (w.stored) p.scope = w.record.scope;
     if (kind == 0) p.url = w.record.url;
     if (kind == 0 || kind == 1) p.content = w.record.content;
-    if (kind == 2) p.simhash = FlipBits(w.record.simhash, 2, p.simhash);
+    if (kind == 2) {
+      p.simhash = FlipBits(w.record.simhash, 2, p.simhash);
+      p.sketch = NearCopySketch(w.record.sketch, p.simhash);
+    }
     if (s.LookupUrl(p.scope, p.url).value().seen) {
       d.misses_ += kind != 0;
       Check(s.RecordUrl(p.scope, p.url, p.origin, d.Now(), p.content));
@@ -284,12 +303,12 @@ void MeasureRecords(Driver& d) {
       Check(s.TouchContent(p.scope, p.content, d.Now()));
       return 4;
     }
-    std::optional<NearMatch> m = s.FindNear(p.scope, p.simhash, 3).value();
-    d.misses_ += m.has_value() != (kind == 2);
+    std::vector<NearCandidate> m = s.FindNear(p.scope, {p.simhash, 3, p.sketch}).value();
+    d.misses_ += m.empty() == (kind == 2);
     Check(s.RecordUrl(p.scope, p.url, p.origin, d.Now(), p.content));
     Check(s.InsertContent(p.scope, p.content, p.origin));
-    Check(m ? s.TouchNear(p.scope, m->simhash, d.Now())
-            : s.InsertNear(p.scope, p.simhash, p.origin));
+    Check(!m.empty() ? s.TouchNear(p.scope, m[0].simhash, d.Now())
+                     : s.InsertNear(p.scope, p.simhash, p.sketch, p.origin));
     return 6;
   });
 }
@@ -329,6 +348,10 @@ void PrintSizes(ShardProbe& shard, const ShardStats& stats, uint64_t n) {
   getrusage(RUSAGE_SELF, &usage);
   std::printf("  near   index %.1f B/entry in memory (%d tables, %.2f indexed per entry)\n",
               per(stats.near_index_memory_bytes), stats.near_tables, per(stats.near_index_entries));
+  std::printf(
+      "  lsh    index %.1f B/entry in memory (%d bands x %d rows, %.2f indexed per entry)\n",
+      per(stats.lsh_index_memory_bytes), stats.lsh_bands, stats.lsh_rows,
+      per(stats.lsh_index_entries));
   std::printf("  bloom  %.2f B/URL in memory (fill %.3f, est. FPR %.4f)\n",
               per(stats.bloom_memory_bytes), stats.bloom_fill_ratio,
               stats.bloom_false_positive_rate);
@@ -344,13 +367,14 @@ int Run(const Flags& flags) {
   env_options.sync = false;
   std::unique_ptr<StateEnv> env = StateEnv::Create(env_options).value();
   ShardOptions options;
-  options.fingerprint_version = 1;
+  options.fingerprint_version = testing::kSyntheticFingerprintVersion;
   options.url_expected_items = flags.stages.back() + 3 * flags.ops * flags.stages.size();
   options.near_tables = flags.near_tables;
+  options.minhash_slots = flags.minhash_slots;
   const Timer open_timer;
   std::unique_ptr<Shard> shard = env->OpenShard("bench", PartitionId(0), options).value();
   const ShardStats opened = shard->Stats();
-  std::printf("open: %s (SimHash index rebuilt from the entries)\n",
+  std::printf("open: %s (SimHash and LSH indexes rebuilt from the entries)\n",
               open_timer.Report(static_cast<double>(opened.near_index_entries), "entries").c_str());
   ShardProbe probe(*shard);
   Driver driver(shard.get(), flags);

@@ -59,6 +59,8 @@ Json NearJson(const ShardLookup& s, const LookupKey& key) {
   for (const auto& m : s.near) {
     Json j{{"simhash", Hex64(m.entry.simhash)}, {"distance", m.entry.distance}};
     j.update(EntryJson(m));
+    // The sketch's size, or null: the page had none (too short to sketch).
+    j["sketch_bytes"] = m.entry.sketch.empty() ? Json(nullptr) : Json(m.entry.sketch.size());
     j["engine_answer"] = m.live && !answered;
     answered = answered || m.live;
     matches.push_back(std::move(j));

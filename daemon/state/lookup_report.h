@@ -35,7 +35,7 @@ struct ShardLookup {
   std::optional<Digest128> content_digest;
   std::optional<store::Inspected<store::ContentEntry>> content;
   // kind kSimHash: closest first, at most `limit`, of near_total.
-  std::vector<store::Inspected<store::NearMatch>> near;
+  std::vector<store::Inspected<store::NearCandidate>> near;
   size_t near_total = 0;
 
   // Whether the shard holds anything for the key (a Bloom "maybe" counts

@@ -4,6 +4,7 @@
 #include "common/hex.h"
 #include "fingerprint/version.h"
 #include "state/lookup_report.h"
+#include "store/lsh_bands.h"
 
 namespace pagesieve::state {
 namespace {
@@ -23,6 +24,18 @@ const Entry* FirstLive(const std::vector<store::Inspected<Entry>>& entries) {
     if (e.live) return &e.entry;
   }
   return nullptr;
+}
+
+// "260 bytes (256 slots of 8 bits)", or "none" for a page too short to
+// sketch (or written with near.minhash_slots = 0).
+std::string SketchText(const std::string& sketch) {
+  if (sketch.empty()) return "none";
+  std::string text = std::to_string(sketch.size()) + " bytes";
+  StatusOr<store::SketchHeader> h = store::ParseSketchHeader(sketch);
+  if (h.ok()) {
+    text += " (" + std::to_string(h->slots) + " slots of " + std::to_string(h->bits) + " bits)";
+  }
+  return text;
 }
 
 std::string KeyText(const LookupContext& c) {
@@ -110,12 +123,13 @@ std::string NearText(const LookupContext& c, const ShardLookup& s) {
   }
   if (s.near.empty())
     return text + "  no SimHash within " + std::to_string(c.key.max_distance) + " bits\n";
-  const store::NearMatch* answer = FirstLive(s.near);
+  const store::NearCandidate* answer = FirstLive(s.near);
   for (const auto& m : s.near) {
     text += "  distance " + std::to_string(m.entry.distance) + "  simhash " +
             Hex64(m.entry.simhash) + "  " + LivenessText(m.live, m.live_until) + "\n";
     text += Field(4, "origin", OriginText(m.entry.origin));
     text += Field(4, "last seen", FormatTime(m.entry.last_seen));
+    text += Field(4, "sketch", SketchText(m.entry.sketch));
     if (&m.entry == answer) {
       text += Field(4, "matches",
                     "the engine's answer: a record with this SimHash now is a near "

@@ -28,7 +28,19 @@ std::string StoreLine(const char* name, const store::StoreFigures& f) {
   std::string line = buf;
   if (f.stored) line += " stored " + std::to_string(*f.stored);
   if (f.live) line += ", live " + std::to_string(*f.live);
+  if (f.banded) line += " (" + std::to_string(*f.banded) + " with a sketch in the lsh bands)";
   return line + (f.stored ? ", " : " ") + FormatBytes(f.sst_bytes) + " in SST files\n";
+}
+
+std::string LshText(const std::optional<store::LshFigures>& lsh) {
+  if (!lsh) return Field("lsh bands", "none (near.minhash_slots = 0)");
+  char threshold[32];
+  std::snprintf(threshold, sizeof threshold, "%g", lsh->threshold);
+  return Field("lsh bands", std::to_string(lsh->bands) + " of " + std::to_string(lsh->rows) +
+                                " rows for jaccard " + threshold + " (" +
+                                std::to_string(lsh->slots) + " slots of " +
+                                std::to_string(lsh->bits) +
+                                " bits; configured, rebuilt in memory at open)");
 }
 
 std::string BloomText(const std::optional<store::BloomFigures>& bloom) {
@@ -62,6 +74,7 @@ std::string ShardText(const NamedReport& s) {
   text += Field("simhash tables", std::to_string(r.identity.near_tables) + " for max distance " +
                                       std::to_string(r.identity.near_max_distance) + " (" +
                                       std::to_string(r.identity.near_blocks) + " blocks)");
+  text += LshText(r.lsh);
   text += Field("disk", FormatBytes(r.dir_bytes) + " in the directory, " +
                             FormatBytes(r.sst_bytes) + " of it live SST files");
   const bool counted = r.url.stored.has_value();
@@ -75,6 +88,7 @@ Json StoreJson(const store::StoreFigures& f) {
   Json j{{"estimated_entries", f.estimated_entries}, {"sst_bytes", f.sst_bytes}};
   if (f.stored) j["stored"] = *f.stored;
   if (f.live) j["live"] = *f.live;
+  if (f.banded) j["banded"] = *f.banded;
   return j;
 }
 
@@ -102,6 +116,12 @@ Json ShardJson(const NamedReport& s) {
   j["simhash_tables"] = {{"max_distance", r.identity.near_max_distance},
                          {"blocks", r.identity.near_blocks},
                          {"tables", r.identity.near_tables}};
+  j["lsh_bands"] = r.lsh ? Json{{"bands", r.lsh->bands},
+                                {"rows", r.lsh->rows},
+                                {"jaccard", r.lsh->threshold},
+                                {"slots", r.lsh->slots},
+                                {"bits", r.lsh->bits}}
+                         : Json(nullptr);
   j["disk_bytes"] = r.dir_bytes;
   j["sst_bytes"] = r.sst_bytes;
   j["entries"] = {

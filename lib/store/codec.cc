@@ -1,5 +1,7 @@
 #include "store/codec.h"
 
+#include "store/lsh_bands.h"
+
 namespace pagesieve::store {
 namespace {
 
@@ -20,6 +22,22 @@ bool GetString(std::string_view* in, std::string* s) {
   in->remove_prefix(n);
   return true;
 }
+
+// Steps over an origin's fields without copying them.
+bool SkipOrigin(std::string_view* in) {
+  uint64_t v = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (!GetVarint64(in, &v)) return false;
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (!GetVarint64(in, &v) || v > in->size() || v > kMaxOriginField) return false;
+    in->remove_prefix(v);
+  }
+  return true;
+}
+
+// The rest of a near value after its origin: empty, or a well-formed sketch.
+bool IsSketch(std::string_view rest) { return rest.empty() || ParseSketchHeader(rest).ok(); }
 
 bool GetTime(std::string_view* in, EventTime* t) {
   if (in->size() < 8) return false;
@@ -142,20 +160,30 @@ StatusOr<ContentEntry> DecodeContentValue(std::string_view in) {
 
 std::string EncodeNearValue(const NearEntry& e) {
   std::string out;
-  out.reserve(32 + e.origin.event_id.size() + e.origin.url.size());
+  out.reserve(32 + e.origin.event_id.size() + e.origin.url.size() + e.sketch.size());
   PutTime(&out, e.last_seen);
   PutTime(&out, e.indexed_at);
   EncodeOrigin(e.origin, &out);
+  out.append(e.sketch);
   return out;
 }
 
 StatusOr<NearEntry> DecodeNearValue(std::string_view in) {
   NearEntry e;
   if (!GetTime(&in, &e.last_seen) || !GetTime(&in, &e.indexed_at) ||
-      !DecodeOrigin(&in, &e.origin) || !in.empty()) {
+      !DecodeOrigin(&in, &e.origin)) {
     return Malformed("near");
   }
+  if (!IsSketch(in)) return Malformed("near");
+  e.sketch.assign(in);
   return e;
+}
+
+StatusOr<std::string_view> NearValueSketch(std::string_view in) {
+  if (in.size() < 16) return Malformed("near");
+  in.remove_prefix(16);
+  if (!SkipOrigin(&in) || !IsSketch(in)) return Malformed("near");
+  return in;
 }
 
 }  // namespace pagesieve::store

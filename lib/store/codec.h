@@ -41,15 +41,22 @@ StatusOr<UrlEntry> DecodeUrlValue(std::string_view value);
 std::string EncodeContentValue(const ContentEntry& entry);
 StatusOr<ContentEntry> DecodeContentValue(std::string_view value);
 
-// near: [last_seen 8][indexed_at 8][origin]. indexed_at is the time the
-// entry was last put in the SimHash index, at most NearIndexGrace before
-// last_seen (see near_store.h).
+// near: [last_seen 8][indexed_at 8][origin][sketch: the rest, empty for
+// none]. indexed_at is the time the entry was last put in the in-memory
+// indexes, at most NearIndexGrace before last_seen (see near_store.h). The
+// sketch is the encoded MinHash sketch, stored as given; a decoder checks
+// that it is well formed (ParseSketchHeader), as a truncated one would
+// otherwise pass for a sketch.
 struct NearEntry {
   Origin origin;
   EventTime last_seen{};
   EventTime indexed_at{};
+  std::string sketch;
 };
 std::string EncodeNearValue(const NearEntry& entry);
 StatusOr<NearEntry> DecodeNearValue(std::string_view value);
+// The sketch of a near value, pointing into it, found without copying the
+// origin (the rebuild of the indexes at open reads every entry).
+StatusOr<std::string_view> NearValueSketch(std::string_view value);
 
 }  // namespace pagesieve::store

@@ -1,7 +1,10 @@
 #include "store/lsh_bands.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 namespace pagesieve::store {
@@ -68,6 +71,53 @@ StatusOr<LshBands> LshBands::FromBandsRows(int slots, int bits, int bands, int r
 
 double LshBands::CandidateProbability(double jaccard) const {
   return BandedCandidateProbability(SlotAgreement(jaccard, bits_), bands_, rows_);
+}
+
+StatusOr<SketchHeader> ParseSketchHeader(std::string_view encoded) {
+  if (encoded.size() < kSketchHeaderBytes) {
+    return Status::InvalidArgument("a MinHash sketch of " + std::to_string(encoded.size()) +
+                                   " bytes is shorter than its header");
+  }
+  const auto* p = reinterpret_cast<const unsigned char*>(encoded.data());
+  SketchHeader h{p[0], p[1], p[2] | (p[3] << 8)};
+  if ((h.bits != 8 && h.bits != 16 && h.bits != 32) || h.slots == 0) {
+    return Status::InvalidArgument("a MinHash sketch header names " + std::to_string(h.slots) +
+                                   " slots of " + std::to_string(h.bits) + " bits");
+  }
+  const size_t expected = kSketchHeaderBytes + static_cast<size_t>(h.slots) * (h.bits / 8);
+  if (encoded.size() != expected) {
+    return Status::InvalidArgument(
+        "a MinHash sketch of " + std::to_string(h.slots) + " slots of " + std::to_string(h.bits) +
+        " bits has " + std::to_string(encoded.size()) + " bytes, not " + std::to_string(expected));
+  }
+  return h;
+}
+
+bool LshBands::Fits(std::string_view encoded) const {
+  StatusOr<SketchHeader> h = ParseSketchHeader(encoded);
+  return h.ok() && h->slots == slots_ && h->bits == bits_;
+}
+
+bool LshBands::Keys(std::string_view encoded, std::vector<uint64_t>* out) const {
+  out->clear();
+  if (!Fits(encoded)) return false;
+  const size_t band_bytes = static_cast<size_t>(rows_) * (bits_ / 8);
+  const char* slots = encoded.data() + kSketchHeaderBytes;
+  out->resize(static_cast<size_t>(bands_));
+  for (int i = 0; i < bands_; ++i) {
+    (*out)[i] = XXH3_64bits_withSeed(slots + i * band_bytes, band_bytes, kBandSeed + i);
+  }
+  return true;
+}
+
+bool LshBands::ShareBand(std::string_view a, std::string_view b) const {
+  if (!Fits(a) || !Fits(b)) return false;
+  const size_t band_bytes = static_cast<size_t>(rows_) * (bits_ / 8);
+  for (int i = 0; i < bands_; ++i) {
+    const size_t at = kSketchHeaderBytes + i * band_bytes;
+    if (std::memcmp(a.data() + at, b.data() + at, band_bytes) == 0) return true;
+  }
+  return false;
 }
 
 }  // namespace pagesieve::store

@@ -1,8 +1,38 @@
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
 #include "common/status_or.h"
 
 namespace pagesieve::store {
+
+// The stored form of a MinHash sketch, as fingerprint::MinHashSketch::Encode
+// writes it: [fingerprint version 1][bits 1][slots 2, little-endian], then
+// each slot in bits / 8 little-endian bytes. The store reads sketches in
+// this form only; it may not depend on lib/fingerprint.
+struct SketchHeader {
+  int version = 0;
+  int bits = 0;
+  int slots = 0;
+};
+inline constexpr size_t kSketchHeaderBytes = 4;
+// The slot counts lib/fingerprint computes sketches of (MinHashSketch).
+inline constexpr int kMinSketchSlots = 16;
+inline constexpr int kMaxSketchSlots = 1024;
+
+// The header of an encoded sketch. InvalidArgument when the bytes cannot be
+// one: shorter than a header, a width other than 8, 16 or 32 bits, no
+// slots, or a length other than the header says.
+StatusOr<SketchHeader> ParseSketchHeader(std::string_view encoded);
+
+// The seed of band 0's hash: fingerprint::kMinHashSeed ("minhash!"), copied
+// because lib/store does not depend on lib/fingerprint. Band keys only need
+// to agree with each other (the store computes every one), but keeping the
+// fingerprint module's seed makes them the keys it documents.
+inline constexpr uint64_t kBandSeed = 0x6d696e6861736821ULL;
 
 // The LSH banding of MinHash sketches for one Jaccard threshold t, derived
 // as NearLayout derives the SimHash tables from near.max_distance.
@@ -39,6 +69,20 @@ class LshBands {
 
   // The chance that a pair of Jaccard similarity `jaccard` shares a band.
   double CandidateProbability(double jaccard) const;
+
+  // Whether `encoded` is a well-formed sketch of exactly these slots and
+  // bits. Sketches of other parameters are never compared: their slots
+  // mean other things.
+  bool Fits(std::string_view encoded) const;
+  // The band keys of an encoded sketch into `out` (resized to bands()):
+  // band i is XXH3-64, seeded with kBandSeed + i, of the encoded bytes of
+  // slots [i * rows, (i + 1) * rows). False, and `out` empty, unless the
+  // sketch Fits(). Equal slots give equal keys; unequal ones collide with
+  // chance 2^-64.
+  bool Keys(std::string_view encoded, std::vector<uint64_t>* out) const;
+  // Whether two sketches that both Fit() agree in every row of some band,
+  // compared byte for byte (exact, unlike keys). False when either does not fit.
+  bool ShareBand(std::string_view a, std::string_view b) const;
 
  private:
   LshBands(int slots, int bits, int bands, int rows)

@@ -3,31 +3,25 @@
 #include <rocksdb/db.h>
 
 #include <memory>
-#include <tuple>
 
 #include "store/codec.h"
 #include "store/expiry.h"
 #include "store/keys.h"
 
 namespace pagesieve::store {
-namespace {
 
-// The order of "earliest" among matches at the same distance.
-bool Earlier(const NearMatch& a, const NearMatch& b) {
-  return std::tuple(a.origin.event_time, a.origin.partition, a.origin.offset, a.simhash) <
-         std::tuple(b.origin.event_time, b.origin.partition, b.origin.offset, b.simhash);
-}
-
-}  // namespace
-
-NearStore::NearStore(ShardDb* db, const NearLayout* layout, Duration ttl,
-                     const EventTime* watermark)
+NearStore::NearStore(ShardDb* db, const NearLayout* layout, const LshBands* bands,
+                     int fingerprint_version, Duration ttl, const EventTime* watermark)
     : db_(db),
       layout_(layout),
+      bands_(bands),
+      fingerprint_version_(fingerprint_version),
       ttl_(ttl),
       grace_(NearIndexGrace(ttl)),
       watermark_(watermark),
-      index_(layout, grace_) {}
+      index_(layout, grace_) {
+  if (bands_) lsh_.emplace(bands_->bands(), grace_);
+}
 
 Status NearStore::BuildIndex() {
   DropExpired();
@@ -38,6 +32,7 @@ Status NearStore::BuildIndex() {
   uint64_t estimate = 0;
   if (db_->db()->GetIntProperty(db_->handle(kNearCf), "rocksdb.estimate-num-keys", &estimate)) {
     index_.Reserve(static_cast<size_t>(estimate));
+    if (lsh_) lsh_->Reserve(static_cast<size_t>(estimate));
   }
   std::unique_ptr<rocksdb::Iterator> it(db_->db()->NewIterator(options, db_->handle(kNearCf)));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -45,44 +40,52 @@ Status NearStore::BuildIndex() {
     if (key.size() != kSimHashKeySize || value.size() < 16) {
       return Status::Corruption("shard " + db_->dir() + ": malformed SimHash entry");
     }
-    // [last_seen 8][indexed_at 8]...: the rest is not needed here.
+    // [last_seen 8][indexed_at 8][origin][sketch]: a dead entry is skipped
+    // before its origin is stepped over to find the sketch.
     const auto last_seen = static_cast<int64_t>(DecodeFixed64(value.data()));
     if (last_seen < cutoff) continue;  // dead, and stays so
+    std::string_view sketch;
+    if (lsh_) {
+      PS_ASSIGN_OR_RETURN(sketch, NearValueSketch(std::string_view(value.data(), value.size())));
+    }
     const auto indexed_at = static_cast<int64_t>(DecodeFixed64(value.data() + 8));
-    index_.Add(DecodeFixed64(key.data() + 8), EventTimeFromMillis(indexed_at));
+    PS_RETURN_IF_ERROR(IndexEntry(DecodeFixed64(key.data() + 8), sketch,
+                                  EventTimeFromMillis(indexed_at), /*staged=*/true));
   }
-  return FromRocks(it->status(), "shard " + db_->dir() + ": reading the SimHash entries");
+  if (lsh_) lsh_->Flush();
+  return FromRocks(it->status(), "shard " + db_->dir() + ": reading the near entries");
 }
 
 void NearStore::DropExpired() {
   // A live entry has last_seen >= cutoff and was indexed at most grace before.
-  index_.DropBefore(EventTimeFromMillis(LiveCutoff(ToMillis(*watermark_), ttl_)) - grace_);
+  const EventTime oldest = EventTimeFromMillis(LiveCutoff(ToMillis(*watermark_), ttl_)) - grace_;
+  index_.DropBefore(oldest);
+  if (lsh_) lsh_->DropBefore(oldest);
 }
 
-StatusOr<std::optional<NearMatch>> NearStore::Find(uint64_t scope_id, uint64_t simhash,
-                                                   int max_distance, const OriginFilter& filter) {
-  if (max_distance < 0 || max_distance > layout_->max_distance()) {
-    return Status::InvalidArgument("FindNear: max_distance " + std::to_string(max_distance) +
-                                   " is outside 0.." + std::to_string(layout_->max_distance()) +
-                                   " (near.max_distance the shard was built for)");
+bool NearStore::Comparable(std::string_view sketch) const {
+  return bands_ && !sketch.empty() &&
+         static_cast<unsigned char>(sketch[0]) == fingerprint_version_ && bands_->Fits(sketch);
+}
+
+bool NearStore::BandKeys(std::string_view sketch) {
+  if (!keys_of_.empty() && sketch == keys_of_) return true;
+  keys_of_.clear();
+  if (!Comparable(sketch) || !bands_->Keys(sketch, &keys_)) return false;
+  keys_of_.assign(sketch);
+  return true;
+}
+
+Status NearStore::IndexEntry(uint64_t simhash, std::string_view sketch, EventTime t, bool staged) {
+  // The LSH index first: when it is full, nothing is indexed.
+  if (BandKeys(sketch) &&
+      !(staged ? lsh_->Stage(simhash, keys_, t) : lsh_->Add(simhash, keys_, t))) {
+    return Status::ResourceExhausted("shard " + db_->dir() + ": the LSH index holds " +
+                                     std::to_string(LshIndex::kMaxEntries) +
+                                     " entries, its limit; spread the input over more partitions");
   }
-  candidates_.clear();
-  index_.Collect(simhash, max_distance, &candidates_);
-  // A SimHash is listed once per table (and generation) that holds it.
-  std::sort(candidates_.begin(), candidates_.end());
-  candidates_.erase(std::unique(candidates_.begin(), candidates_.end()), candidates_.end());
-  // Candidates come sorted by distance; the first distance with a live,
-  // accepted entry of this scope wins, and among its entries the earliest
-  // origin.
-  std::optional<NearMatch> best;
-  for (const Candidate& c : candidates_) {
-    if (best && c.distance > best->distance) break;
-    PS_ASSIGN_OR_RETURN(std::optional<NearEntry> entry, LiveEntry(scope_id, c.simhash, filter));
-    if (!entry) continue;
-    NearMatch match{c.simhash, c.distance, std::move(entry->origin), entry->last_seen};
-    if (!best || Earlier(match, *best)) best = std::move(match);
-  }
-  return best;
+  index_.Add(simhash, t);
+  return Status::Ok();
 }
 
 StatusOr<std::optional<NearEntry>> NearStore::LiveEntry(uint64_t scope_id, uint64_t simhash,
@@ -99,16 +102,19 @@ StatusOr<std::optional<NearEntry>> NearStore::LiveEntry(uint64_t scope_id, uint6
   return std::optional<NearEntry>(std::move(entry));
 }
 
-Status NearStore::Insert(uint64_t scope_id, uint64_t simhash, const Origin& origin) {
+Status NearStore::Insert(uint64_t scope_id, uint64_t simhash, std::string_view sketch,
+                         const Origin& origin) {
   PS_RETURN_IF_ERROR(CheckOrigin(origin));
+  if (!sketch.empty())
+    PS_RETURN_IF_ERROR(ParseSketchHeader(sketch).status().WithContext("InsertNear"));
   // Every live entry is indexed, so a SimHash the index lacks needs no read:
   // a new page's SimHash almost always is one.
   if (index_.Contains(simhash)) {
     PS_ASSIGN_OR_RETURN(std::optional<NearEntry> live, LiveEntry(scope_id, simhash, {}));
     if (live) return Touch(scope_id, simhash, origin.event_time);
   }
-  const NearEntry entry{origin, origin.event_time, origin.event_time};
-  index_.Add(simhash, entry.indexed_at);
+  const NearEntry entry{origin, origin.event_time, origin.event_time, std::string(sketch)};
+  PS_RETURN_IF_ERROR(IndexEntry(simhash, sketch, entry.indexed_at));
   PutEntry(scope_id, simhash, entry);
   return Status::Ok();
 }
@@ -118,10 +124,10 @@ Status NearStore::Touch(uint64_t scope_id, uint64_t simhash, EventTime t) {
   if (!entry) return Status::NotFound("TouchNear: no live entry for this SimHash in this scope");
   if (t <= entry->last_seen) return Status::Ok();
   entry->last_seen = t;
-  // Keep last_seen <= indexed_at + grace, so the index never drops a live entry.
+  // Keep last_seen <= indexed_at + grace, so the indexes never drop a live entry.
   if (t - entry->indexed_at > grace_) {
     entry->indexed_at = t;
-    index_.Add(simhash, t);
+    PS_RETURN_IF_ERROR(IndexEntry(simhash, entry->sketch, t));
   }
   PutEntry(scope_id, simhash, *entry);
   return Status::Ok();

@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status_or.h"
 #include "common/types.h"
 #include "store/codec.h"
+#include "store/lsh_bands.h"
+#include "store/lsh_index.h"
 #include "store/shard.h"
 #include "store/shard_db.h"
 #include "store/simhash_index.h"
@@ -17,48 +21,79 @@ namespace pagesieve::store {
 
 // How far the time an entry was last indexed at (its indexed_at) may
 // trail its last_seen. Touching an entry re-indexes it only when the gap
-// would exceed this, and it is the width of the index's generations
-// (simhash_index.h): a generation is dropped `grace` after the newest entry
-// it can hold died.
+// would exceed this, and it is the width of the indexes' generations
+// (generation_ring.h): a generation is dropped `grace` after the newest
+// entry it can hold died.
 inline Duration NearIndexGrace(Duration ttl) { return std::max(ttl / 8, Duration(1)); }
 
-// The SimHash store of one shard: entries (scope, simhash) → origin,
-// last_seen in the near column family, found through a SimHashIndex of
-// NearLayout::tables() permuted tables held in memory and rebuilt from the
-// entries when the shard opens. Not thread-safe (part of one shard).
+// The near store of one shard: entries (scope, simhash) -> origin,
+// last_seen and the page's MinHash sketch in the near column family, found
+// through two indexes held in memory and rebuilt from the entries when the
+// shard opens: a SimHashIndex of NearLayout::tables() permuted tables, and
+// an LshIndex of the LshBands of the sketches. Not thread-safe (part of one
+// shard).
 class NearStore {
  public:
-  NearStore(ShardDb* db, const NearLayout* layout, Duration ttl, const EventTime* watermark);
+  // `bands` null: sketches are stored but not indexed (near.minhash_slots
+  // = 0). A sketch is indexed and compared only when it fits the bands and
+  // is of `fingerprint_version`.
+  NearStore(ShardDb* db, const NearLayout* layout, const LshBands* bands, int fingerprint_version,
+            Duration ttl, const EventTime* watermark);
 
   // Indexes every entry of the near column family that may be live at the
-  // watermark (at open: the index is not stored).
+  // watermark (at open: the indexes are not stored).
   Status BuildIndex();
 
-  StatusOr<std::optional<NearMatch>> Find(uint64_t scope_id, uint64_t simhash, int max_distance,
-                                          const OriginFilter& filter);
-  Status Insert(uint64_t scope_id, uint64_t simhash, const Origin& origin);
+  // TierStores::FindNear for one scope (near_find.cc).
+  StatusOr<std::vector<NearCandidate>> Find(uint64_t scope_id, const NearQuery& query,
+                                            const OriginFilter& filter);
+  Status Insert(uint64_t scope_id, uint64_t simhash, std::string_view sketch, const Origin& origin);
   Status Touch(uint64_t scope_id, uint64_t simhash, EventTime t);
   // The watermark moved: frees the index generations nothing live is in.
   void DropExpired();
 
   size_t index_size() const { return index_.size(); }
   size_t index_memory_bytes() const { return index_.MemoryBytes(); }
+  size_t lsh_index_size() const { return lsh_ ? lsh_->size() : 0; }
+  size_t lsh_index_memory_bytes() const { return lsh_ ? lsh_->MemoryBytes() : 0; }
 
  private:
-  using Candidate = SimHashIndex::Candidate;
-
   // The live entry of (scope, simhash) accepted by `filter`, if any.
   StatusOr<std::optional<NearEntry>> LiveEntry(uint64_t scope_id, uint64_t simhash,
                                                const OriginFilter& filter);
   void PutEntry(uint64_t scope_id, uint64_t simhash, const NearEntry& entry);
+  // Puts `simhash` in both indexes at `t`, the LSH index only when its
+  // sketch is comparable (`staged`: for the rebuild at open, see
+  // LshIndex::Stage). ResourceExhausted when the LSH index is full.
+  Status IndexEntry(uint64_t simhash, std::string_view sketch, EventTime t, bool staged = false);
+  // The band keys of a comparable sketch into keys_; false for an empty
+  // sketch, one of other parameters or version, or without bands. A new
+  // page's sketch is looked up and then inserted: the keys of the last
+  // sketch are kept for the second call.
+  bool BandKeys(std::string_view sketch);
+  bool Comparable(std::string_view sketch) const;
+  // Every SimHash either index offers for `query`, each once, into found_.
+  void CollectCandidates(const NearQuery& query);
+  // The candidate for `simhash` if its live entry is of the scope, accepted
+  // by `filter`, and within the distance or sharing a band.
+  StatusOr<std::optional<NearCandidate>> Verify(uint64_t scope_id, uint64_t simhash,
+                                                const NearQuery& query, bool query_comparable,
+                                                const OriginFilter& filter);
 
   ShardDb* db_;
   const NearLayout* layout_;
+  const LshBands* bands_;
+  const int fingerprint_version_;
   const Duration ttl_;
   const Duration grace_;
   const EventTime* watermark_;
   SimHashIndex index_;
-  std::vector<Candidate> candidates_;  // reused across calls
+  std::optional<LshIndex> lsh_;  // with bands only
+  // Reused across calls.
+  std::vector<SimHashIndex::Candidate> candidates_;
+  std::vector<uint64_t> keys_;
+  std::string keys_of_;  // the sketch keys_ belong to (empty: none)
+  std::vector<uint64_t> found_;
 };
 
 }  // namespace pagesieve::store

@@ -31,6 +31,11 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   PS_RETURN_IF_ERROR(ValidateShardOptions(options));
   PS_ASSIGN_OR_RETURN(NearLayout layout,
                       NearLayout::Create(options.near_max_distance, options.near_tables));
+  std::optional<LshBands> bands;
+  if (options.minhash_slots > 0) {
+    PS_ASSIGN_OR_RETURN(bands, LshBands::Create(options.minhash_slots, options.minhash_bits,
+                                                options.near_lsh_threshold));
+  }
   auto durable = std::make_shared<DurableWatermark>();
   auto expired = std::make_shared<ExpiredKeys>();
   PS_ASSIGN_OR_RETURN(
@@ -48,7 +53,7 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
                       LoadUrlBloom(db.get(), options, progress.watermark, &rebuilt));
   if (rebuilt) db->ClearOnCommit(kBloomCf);  // pages of the filter it replaces
   durable->Publish(ToMillis(progress.watermark));
-  std::unique_ptr<RocksShard> shard(new RocksShard(std::move(env), options, layout,
+  std::unique_ptr<RocksShard> shard(new RocksShard(std::move(env), options, layout, bands,
                                                    std::move(durable), std::move(expired),
                                                    std::move(db), std::move(bloom)));
   shard->watermark_ = progress.watermark;
@@ -59,19 +64,22 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
 }
 
 RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
-                       const NearLayout& layout, std::shared_ptr<DurableWatermark> durable,
+                       const NearLayout& layout, std::optional<LshBands> bands,
+                       std::shared_ptr<DurableWatermark> durable,
                        std::shared_ptr<ExpiredKeys> expired, std::unique_ptr<ShardDb> db,
                        std::unique_ptr<TimeDecayedBloom> bloom)
     : env_(std::move(env)),
       options_(options),
       layout_(layout),
+      bands_(std::move(bands)),
       durable_(std::move(durable)),
       expired_(std::move(expired)),
       db_(std::move(db)),
       bloom_(std::move(bloom)),
       url_(db_.get(), bloom_.get(), options_.url_mode, options_.url_ttl, &watermark_),
       exact_(db_.get(), options_.exact_ttl, &watermark_),
-      near_(db_.get(), &layout_, options_.near_ttl, &watermark_),
+      near_(db_.get(), &layout_, bands_ ? &*bands_ : nullptr, options_.fingerprint_version,
+            options_.near_ttl, &watermark_),
       sweep_({{kUrlCf, options_.url_ttl},
               {kExactCf, options_.exact_ttl},
               {kNearCf, options_.near_ttl}}) {}
@@ -115,17 +123,18 @@ Status RocksShard::TouchContent(std::string_view scope, const Digest128& content
   return exact_.Touch(scopes_.Get(scope), content, t);
 }
 
-StatusOr<std::optional<NearMatch>> RocksShard::FindNear(std::string_view scope, uint64_t simhash,
-                                                        int max_distance,
-                                                        const OriginFilter& filter) {
+StatusOr<std::vector<NearCandidate>> RocksShard::FindNear(std::string_view scope,
+                                                          const NearQuery& query,
+                                                          const OriginFilter& filter) {
   PS_RETURN_IF_ERROR(error_);
-  return near_.Find(scopes_.Get(scope), simhash, max_distance, filter);
+  return near_.Find(scopes_.Get(scope), query, filter);
 }
 
-Status RocksShard::InsertNear(std::string_view scope, uint64_t simhash, const Origin& origin) {
+Status RocksShard::InsertNear(std::string_view scope, uint64_t simhash, std::string_view sketch,
+                              const Origin& origin) {
   PS_RETURN_IF_ERROR(error_);
   ObserveEventTime(origin.event_time);
-  return near_.Insert(scopes_.Get(scope), simhash, origin);
+  return near_.Insert(scopes_.Get(scope), simhash, sketch, origin);
 }
 
 Status RocksShard::TouchNear(std::string_view scope, uint64_t simhash, EventTime t) {
@@ -231,6 +240,12 @@ ShardStats RocksShard::Stats() const {
   stats.near_tables = layout_.tables();
   stats.near_index_entries = near_.index_size();
   stats.near_index_memory_bytes = near_.index_memory_bytes();
+  if (bands_) {
+    stats.lsh_bands = bands_->bands();
+    stats.lsh_rows = bands_->rows();
+  }
+  stats.lsh_index_entries = near_.lsh_index_size();
+  stats.lsh_index_memory_bytes = near_.lsh_index_memory_bytes();
   stats.pending_writes = db_->pending_writes();
   stats.bloom_memory_bytes = bloom_->MemoryBytes();
   stats.bloom_fill_ratio = bloom_->FillRatio();

@@ -10,6 +10,7 @@
 #include "store/expiry.h"
 #include "store/expiry_sweep.h"
 #include "store/keys.h"
+#include "store/lsh_bands.h"
 #include "store/near_store.h"
 #include "store/rocks_options.h"
 #include "store/shard.h"
@@ -47,10 +48,10 @@ class RocksShard final : public Shard {
                        const Origin& origin) override;
   Status TouchContent(std::string_view scope, const Digest128& content, EventTime t) override;
 
-  StatusOr<std::optional<NearMatch>> FindNear(std::string_view scope, uint64_t simhash,
-                                              int max_distance,
-                                              const OriginFilter& filter) override;
-  Status InsertNear(std::string_view scope, uint64_t simhash, const Origin& origin) override;
+  StatusOr<std::vector<NearCandidate>> FindNear(std::string_view scope, const NearQuery& query,
+                                                const OriginFilter& filter) override;
+  Status InsertNear(std::string_view scope, uint64_t simhash, std::string_view sketch,
+                    const Origin& origin) override;
   Status TouchNear(std::string_view scope, uint64_t simhash, EventTime t) override;
 
   Status Checkpoint(Offset next_offset) override;
@@ -65,9 +66,9 @@ class RocksShard final : public Shard {
   friend class ShardProbe;  // maintenance and diagnostics for tests and benchmarks
 
   RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
-             const NearLayout& layout, std::shared_ptr<DurableWatermark> durable,
-             std::shared_ptr<ExpiredKeys> expired, std::unique_ptr<ShardDb> db,
-             std::unique_ptr<TimeDecayedBloom> bloom);
+             const NearLayout& layout, std::optional<LshBands> bands,
+             std::shared_ptr<DurableWatermark> durable, std::shared_ptr<ExpiredKeys> expired,
+             std::unique_ptr<ShardDb> db, std::unique_ptr<TimeDecayedBloom> bloom);
   // Lets compaction remove what is dead at the watermark just committed,
   // once that watermark cannot be lost (see expiry.h).
   Status PublishDurableWatermark();
@@ -75,6 +76,7 @@ class RocksShard final : public Shard {
   std::shared_ptr<const StateEnv::Resources> env_;
   const ShardOptions options_;
   const NearLayout layout_;
+  const std::optional<LshBands> bands_;  // none when near.minhash_slots = 0
   std::shared_ptr<DurableWatermark> durable_;
   std::shared_ptr<ExpiredKeys> expired_;  // filled by compaction once a changelog asks
   std::unique_ptr<ShardDb> db_;

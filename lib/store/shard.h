@@ -26,6 +26,14 @@ struct ShardStats {
   // generation to go, touched ones may be there twice) and its heap bytes.
   uint64_t near_index_entries = 0;
   uint64_t near_index_memory_bytes = 0;
+  // The LSH bands of the near store's sketches (0 bands: no sketches are
+  // indexed, near.minhash_slots = 0); the entries in their in-memory index
+  // (expired ones wait for their generation to go, touched ones may be there
+  // twice) and its heap bytes.
+  int lsh_bands = 0;
+  int lsh_rows = 0;
+  uint64_t lsh_index_entries = 0;
+  uint64_t lsh_index_memory_bytes = 0;
   uint64_t disk_bytes = 0;      // live SST files
   uint64_t memtable_bytes = 0;  // from the shared write-buffer budget
   // RocksDB's estimate of the bytes compaction must rewrite to bring every

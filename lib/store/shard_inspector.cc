@@ -93,6 +93,11 @@ StatusOr<std::unique_ptr<ShardInspector>> ShardInspector::Open(const std::string
   identity.near_tables = layout.tables();
   std::unique_ptr<ShardInspector> inspector(
       new ShardInspector(std::move(db), configured));  // private constructor
+  if (configured.minhash_slots > 0) {
+    PS_ASSIGN_OR_RETURN(inspector->bands_,
+                        LshBands::Create(configured.minhash_slots, configured.minhash_bits,
+                                         configured.near_lsh_threshold));
+  }
   inspector->identity_ = identity;
   inspector->watermark_ = progress.watermark;
   inspector->checkpointed_ = progress.next_offset;
@@ -141,7 +146,19 @@ StatusOr<ShardReport> ShardInspector::Report() {
     b.live_generations = bloom->live_generations();
     r.bloom = b;
   }
+  if (bands_) {
+    r.lsh = LshFigures{bands_->slots(), bands_->bits(), configured_.near_lsh_threshold,
+                       bands_->bands(), bands_->rows()};
+  }
   return r;
+}
+
+bool ShardInspector::Banded(std::string_view near_value) const {
+  if (!bands_) return false;
+  StatusOr<std::string_view> sketch = NearValueSketch(near_value);
+  return sketch.ok() && !sketch->empty() &&
+         static_cast<unsigned char>((*sketch)[0]) == identity_.fingerprint_version &&
+         bands_->Fits(*sketch);
 }
 
 StatusOr<StoreFigures> ShardInspector::Count(int cf, std::optional<Duration> ttl) {
@@ -151,18 +168,21 @@ StatusOr<StoreFigures> ShardInspector::Count(int cf, std::optional<Duration> ttl
   std::unique_ptr<rocksdb::Iterator> it(
       db_->db()->NewIterator(options, db_->handle(static_cast<Cf>(cf))));
   StoreFigures f;
-  uint64_t stored = 0, live = 0;
+  uint64_t stored = 0, live = 0, banded = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     ++stored;
+    const std::string_view value(it->value().data(), it->value().size());
     int64_t last_seen = 0;
-    if (ttl && PeekLastSeen(std::string_view(it->value().data(), it->value().size()), &last_seen) &&
+    if (ttl && PeekLastSeen(value, &last_seen) &&
         IsLive(EventTimeFromMillis(last_seen), watermark_, *ttl)) {
       ++live;
+      if (cf == kNearCf && Banded(value)) ++banded;
     }
   }
   PS_RETURN_IF_ERROR(FromRocks(it->status(), "shard " + dir() + ": scan"));
   f.stored = stored;
   if (ttl) f.live = live;
+  if (cf == kNearCf && bands_) f.banded = banded;
   return f;
 }
 
@@ -179,6 +199,7 @@ Status ShardInspector::CountEntries(ShardReport* report) {
     PS_ASSIGN_OR_RETURN(StoreFigures counted, Count(job.cf, job.ttl));
     job.figures->stored = counted.stored;
     job.figures->live = counted.live;
+    job.figures->banded = counted.banded;
   }
   return Status::Ok();
 }

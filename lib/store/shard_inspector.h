@@ -11,6 +11,7 @@
 #include "common/status_or.h"
 #include "common/types.h"
 #include "store/bloom/bloom_options.h"
+#include "store/lsh_bands.h"
 #include "store/shard.h"
 #include "store/shard_options.h"
 
@@ -36,6 +37,20 @@ struct StoreFigures {
   uint64_t sst_bytes = 0;
   std::optional<uint64_t> stored;  // keys on disk, from a scan
   std::optional<uint64_t> live;    // of those, live at the watermark (entry stores only)
+  // near only: of the live ones, those with a sketch the configured LSH
+  // bands index (what a running pagesieve's LSH index holds).
+  std::optional<uint64_t> banded;
+};
+
+// The LSH bands a pagesieve with the configured near.minhash_slots,
+// near.minhash_bits and near.jaccard builds over the near entries' sketches.
+// Not stored: the index is rebuilt at every open.
+struct LshFigures {
+  int slots = 0;
+  int bits = 0;
+  double threshold = 0;
+  int bands = 0;
+  int rows = 0;
 };
 
 // The URL Bloom filter as the last checkpoint stored it.
@@ -58,6 +73,7 @@ struct ShardReport {
   uint64_t sst_bytes = 0;  // live SST files of every column family
   uint64_t dir_bytes = 0;  // every file in the directory: SSTs, WAL, manifest
   std::optional<BloomFigures> bloom;
+  std::optional<LshFigures> lsh;  // empty when near.minhash_slots = 0
 };
 
 // A stored entry, live or not, judged at the shard's watermark with the
@@ -109,11 +125,12 @@ class ShardInspector {
   StatusOr<std::optional<Inspected<ContentEntry>>> InspectContent(std::string_view scope,
                                                                   const Digest128& content);
   // Every stored SimHash of the scope within `max_distance` (0..64), live or
-  // not, closest first, then earliest origin: the first live one is what
-  // FindNear() answers. Scans every entry of the scope (the SimHash
-  // index is the writer's, in its memory).
-  StatusOr<std::vector<Inspected<NearMatch>>> InspectNear(std::string_view scope, uint64_t simhash,
-                                                          int max_distance);
+  // not, closest first, then earliest origin, with its sketch: the live ones
+  // are what FindNear()'s SimHash tables find (in_tables; in_bands is left
+  // false, as there is no query sketch). Scans every entry of the scope
+  // (the indexes are the writer's, in its memory).
+  StatusOr<std::vector<Inspected<NearCandidate>>> InspectNear(std::string_view scope,
+                                                              uint64_t simhash, int max_distance);
 
  private:
   ShardInspector(std::unique_ptr<ShardDb> db, const ShardOptions& configured);
@@ -121,9 +138,12 @@ class ShardInspector {
   StatusOr<std::vector<uint64_t>> ScopeCandidates(uint64_t scope_id, uint64_t simhash,
                                                   int max_distance);
   StatusOr<StoreFigures> Count(int cf, std::optional<Duration> ttl);
+  // Whether a live near value's sketch is one the configured bands index.
+  bool Banded(std::string_view near_value) const;
 
   std::unique_ptr<ShardDb> db_;
   const ShardOptions configured_;
+  std::optional<LshBands> bands_;  // of configured_; none without sketches
   ShardIdentityInfo identity_;
   EventTime watermark_{};
   std::optional<Offset> checkpointed_;

@@ -52,10 +52,10 @@ std::unique_ptr<rocksdb::Iterator> TotalOrderIterator(ShardDb* db, Cf cf) {
   return std::unique_ptr<rocksdb::Iterator>(db->db()->NewIterator(options, db->handle(cf)));
 }
 
-// The order FindNear() prefers: closer, then the earliest origin.
-bool Before(const Inspected<NearMatch>& a, const Inspected<NearMatch>& b) {
-  const NearMatch& x = a.entry;
-  const NearMatch& y = b.entry;
+// The order of FindNear()'s candidates: closer, then the earliest origin.
+bool Before(const Inspected<NearCandidate>& a, const Inspected<NearCandidate>& b) {
+  const NearCandidate& x = a.entry;
+  const NearCandidate& y = b.entry;
   return std::tuple(x.distance, x.origin.event_time, x.origin.partition, x.origin.offset,
                     x.simhash) < std::tuple(y.distance, y.origin.event_time, y.origin.partition,
                                             y.origin.offset, y.simhash);
@@ -87,9 +87,9 @@ StatusOr<std::optional<Inspected<ContentEntry>>> ShardInspector::InspectContent(
       Judge(std::move(entry), watermark_, configured_.exact_ttl));
 }
 
-StatusOr<std::vector<Inspected<NearMatch>>> ShardInspector::InspectNear(std::string_view scope,
-                                                                        uint64_t simhash,
-                                                                        int max_distance) {
+StatusOr<std::vector<Inspected<NearCandidate>>> ShardInspector::InspectNear(std::string_view scope,
+                                                                            uint64_t simhash,
+                                                                            int max_distance) {
   if (max_distance < 0 || max_distance > 64) {
     return Status::InvalidArgument("max distance " + std::to_string(max_distance) +
                                    " is outside 0..64");
@@ -97,15 +97,20 @@ StatusOr<std::vector<Inspected<NearMatch>>> ShardInspector::InspectNear(std::str
   const uint64_t scope_id = ScopeId(scope);
   PS_ASSIGN_OR_RETURN(std::vector<uint64_t> candidates,
                       ScopeCandidates(scope_id, simhash, max_distance));
-  std::vector<Inspected<NearMatch>> out;
+  std::vector<Inspected<NearCandidate>> out;
   for (uint64_t stored : candidates) {
     PS_ASSIGN_OR_RETURN(std::optional<std::string> value,
                         Read(db_.get(), kNearCf, EntryKey(scope_id, stored).view()));
     if (!value) continue;
     PS_ASSIGN_OR_RETURN(NearEntry entry, DecodeNearValue(*value));
-    NearMatch match{stored, std::popcount(stored ^ simhash), std::move(entry.origin),
-                    entry.last_seen};
-    out.push_back(Judge(std::move(match), watermark_, configured_.near_ttl));
+    NearCandidate c;
+    c.simhash = stored;
+    c.distance = std::popcount(stored ^ simhash);
+    c.in_tables = true;
+    c.origin = std::move(entry.origin);
+    c.last_seen = entry.last_seen;
+    c.sketch = std::move(entry.sketch);
+    out.push_back(Judge(std::move(c), watermark_, configured_.near_ttl));
   }
   std::sort(out.begin(), out.end(), Before);
   return out;

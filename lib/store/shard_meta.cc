@@ -46,24 +46,27 @@ StatusOr<bool> IsEmpty(ShardDb* db) {
   return true;
 }
 
-std::string ResetAdvice(const std::string& dir) {
+// How to get going again: reset the shard, or run what wrote it (`other`:
+// "the pagesieve build", "with the settings").
+std::string ResetAdvice(const std::string& dir, const std::string& other) {
   return " Reset it by deleting the directory " + dir +
-         " (the shard is rebuilt from the input), or run with the settings that wrote it.";
+         " (the shard is rebuilt from the input), or run " + other + " that wrote it.";
 }
 
 Status Compare(const std::string& dir, const ShardIdentity& have, const ShardIdentity& want) {
   if (have.format_version != want.format_version) {
-    return Status::FailedPrecondition("shard " + dir + " uses storage format " +
-                                      std::to_string(have.format_version) +
-                                      ", this build reads format " +
-                                      std::to_string(want.format_version) + "." + ResetAdvice(dir));
+    return Status::FailedPrecondition(
+        "shard " + dir + " uses storage format " + std::to_string(have.format_version) +
+        ", this build reads format " + std::to_string(want.format_version) +
+        " only (docs/state-store.md)." + ResetAdvice(dir, "the pagesieve build"));
   }
   if (have.fingerprint_version != want.fingerprint_version) {
     return Status::FailedPrecondition(
         "shard " + dir + " was written with fingerprint version " +
         std::to_string(have.fingerprint_version) + ", this build computes version " +
         std::to_string(want.fingerprint_version) +
-        "; its digests and SimHashes cannot be compared with new ones." + ResetAdvice(dir));
+        "; its digests, SimHashes and sketches cannot be compared with new ones." +
+        ResetAdvice(dir, "the pagesieve build"));
   }
   if (have.near_max_distance != want.near_max_distance || have.near_blocks != want.near_blocks) {
     return Status::FailedPrecondition(
@@ -71,7 +74,8 @@ Status Compare(const std::string& dir, const ShardIdentity& have, const ShardIde
         std::to_string(have.near_max_distance) + " (" + std::to_string(have.near_blocks) +
         " blocks), the configuration asks for near.max_distance " +
         std::to_string(want.near_max_distance) + " (" + std::to_string(want.near_blocks) +
-        " blocks); set near.max_distance and near.tables back." + ResetAdvice(dir));
+        " blocks); set near.max_distance and near.tables back." +
+        ResetAdvice(dir, "with the settings"));
   }
   return Status::Ok();
 }
@@ -99,7 +103,7 @@ Status CheckOrCreateIdentity(ShardDb* db, const ShardIdentity& wanted) {
   PS_ASSIGN_OR_RETURN(bool empty, IsEmpty(db));
   if (!empty) {
     return Status::Corruption("shard " + db->dir() + " holds data but no identity." +
-                              ResetAdvice(db->dir()));
+                              ResetAdvice(db->dir(), "the pagesieve build"));
   }
   StageMeta(db, kIdentityKey, EncodeIdentity(wanted));
   return db->Commit();

@@ -12,8 +12,9 @@ namespace pagesieve::store {
 
 // The storage format of this code. Bump it when any key or value layout
 // changes; a shard of another format refuses to open. 2: the SimHash tables
-// left RocksDB for memory (the near_tables column family is gone).
-inline constexpr int64_t kFormatVersion = 2;
+// left RocksDB for memory (the near_tables column family is gone). 3: near
+// entries end with the page's MinHash sketch.
+inline constexpr int64_t kFormatVersion = 3;
 
 // What a shard is, fixed when it is created and checked at every open.
 struct ShardIdentity {
@@ -48,8 +49,7 @@ void StageProgress(ShardDb* db, EventTime watermark, Offset next_offset);
 void StageChangelogNext(ShardDb* db, Offset changelog_next);
 // The metadata keys of the progress above (watermark, next offset,
 // changelog position): what a shard emptied for a restore must forget.
-inline constexpr std::string_view kProgressKeys[] = {"watermark", "next_offset",
-                                                     "changelog_next"};
+inline constexpr std::string_view kProgressKeys[] = {"watermark", "next_offset", "changelog_next"};
 
 // The metadata key of the URL Bloom filter's header (url_bloom.h), which the
 // changelog carries too in url.mode = bloom.

@@ -4,6 +4,7 @@
 
 #include "config/config.h"
 #include "store/bloom/bloom_options.h"
+#include "store/lsh_bands.h"
 #include "store/simhash_tables.h"
 #include "store/url_bloom.h"
 
@@ -35,6 +36,25 @@ StatusOr<UrlMode> ParseUrlMode(std::string_view text) {
                     "must be \"exact\" or \"bloom\", not \"" + std::string(text) + "\"");
 }
 
+// The MinHash sketches' parameters, as lib/fingerprint allows them, and a
+// banding of them for the threshold (LshBands names the key at fault).
+Status ValidateLsh(const ShardOptions& o) {
+  if (o.minhash_slots != 0 &&
+      (o.minhash_slots < kMinSketchSlots || o.minhash_slots > kMaxSketchSlots)) {
+    return OutOfRange("near.minhash_slots", "must be 0 (no sketches) or between " +
+                                                std::to_string(kMinSketchSlots) + " and " +
+                                                std::to_string(kMaxSketchSlots));
+  }
+  if (o.minhash_bits != 8 && o.minhash_bits != 16 && o.minhash_bits != 32) {
+    return OutOfRange("near.minhash_bits", "must be 8, 16 or 32");
+  }
+  if (!(o.near_lsh_threshold > 0.0 && o.near_lsh_threshold <= 1.0)) {
+    return OutOfRange("near.jaccard", "must be above 0 and at most 1");
+  }
+  if (o.minhash_slots == 0) return Status::Ok();
+  return LshBands::Create(o.minhash_slots, o.minhash_bits, o.near_lsh_threshold).status();
+}
+
 // Everything the configuration sets (not fingerprint_version).
 Status ValidateConfigured(const ShardOptions& o) {
   PS_RETURN_IF_ERROR(CheckTtl("url.ttl", o.url_ttl));
@@ -51,7 +71,8 @@ Status ValidateConfigured(const ShardOptions& o) {
   // Anything else the filter refuses (a url.ttl shorter than one millisecond
   // per generation, sizes beyond its limits).
   PS_RETURN_IF_ERROR(ValidateBloomOptions(UrlBloomOptions(o)).WithContext("config section [url]"));
-  return NearLayout::Create(o.near_max_distance, o.near_tables).status();
+  PS_RETURN_IF_ERROR(NearLayout::Create(o.near_max_distance, o.near_tables).status());
+  return ValidateLsh(o);
 }
 
 }  // namespace
@@ -79,6 +100,10 @@ StatusOr<ShardOptions> ShardOptionsFromConfig(const Config& config) {
   PS_ASSIGN_OR_RETURN(o.near_max_distance,
                       GetIntIn(config, "near.max_distance", 0, NearLayout::kMaxDistance));
   PS_ASSIGN_OR_RETURN(o.near_tables, GetIntIn(config, "near.tables", 0, NearLayout::kMaxTables));
+  PS_ASSIGN_OR_RETURN(o.minhash_slots, GetIntIn(config, "near.minhash_slots", 0, kMaxSketchSlots));
+  PS_ASSIGN_OR_RETURN(o.minhash_bits, GetIntIn(config, "near.minhash_bits", 8, 32));
+  // The engine lowers it to the least near.jaccard of any site's override.
+  PS_ASSIGN_OR_RETURN(o.near_lsh_threshold, config.GetDouble("near.jaccard"));
   PS_RETURN_IF_ERROR(ValidateConfigured(o));
   return o;
 }

@@ -2,24 +2,14 @@
 
 #include <algorithm>
 #include <bit>
-#include <limits>
 
 namespace pagesieve::store {
-namespace {
-
-// Floor division: event times before the epoch get negative generations.
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
-
-}  // namespace
 
 SimHashIndex::SimHashIndex(const NearLayout* layout, Duration width)
     : layout_(layout),
-      width_ms_(std::max<int64_t>(1, width.count())),
       max_bits_(std::clamp(layout->min_prefix_bits(), kSlotBits, kMaxBucketBits)),
-      first_id_(std::numeric_limits<int64_t>::min()),
+      ring_(width),
       buckets_(static_cast<size_t>(layout->tables()) << kSlotBits) {}
-
-int64_t SimHashIndex::GenerationOf(EventTime t) const { return FloorDiv(ToMillis(t), width_ms_); }
 
 int SimHashIndex::BitsFor(size_t n) const {
   int bits = kSlotBits;
@@ -32,24 +22,11 @@ void SimHashIndex::Reserve(size_t expected) {
   if (bits > bits_) Resize(bits);
 }
 
-int SimHashIndex::SlotFor(int64_t id) {
-  if (id < first_id_) return -1;
-  const int s = static_cast<int>(id - FloorDiv(id, kSlots) * kSlots);
-  Slot& slot = slots_[s];
-  if (slot.size == 0 || slot.id == id) {
-    slot.id = id;
-    return s;
-  }
-  // Two generations kSlots or more apart: the older cannot be live.
-  if (slot.id > id) return -1;
-  Sweep(uint32_t{1} << s);
-  slot.id = id;
-  return s;
-}
-
 void SimHashIndex::Add(uint64_t simhash, EventTime indexed_at) {
-  const int s = SlotFor(GenerationOf(indexed_at));
-  if (s < 0) return;
+  const GenerationRing::Claim claim = ring_.SlotFor(indexed_at);
+  if (claim.slot < 0) return;
+  if (claim.evict != 0) Sweep(claim.evict);
+  const int s = claim.slot;
   if (bits_ < max_bits_ && size_ >= kTargetPerBucket << bits_) Resize(bits_ + 1);
   for (int t = 0; t < layout_->tables(); ++t) {
     const uint64_t permuted = layout_->Permute(t, simhash);
@@ -59,7 +36,7 @@ void SimHashIndex::Add(uint64_t simhash, EventTime indexed_at) {
     if (b.size() == b.capacity()) b.reserve(b.size() + b.size() / 4 + 4);
     b.push_back(Tagged(permuted, s));
   }
-  ++slots_[s].size;
+  ring_.Count(s);
   ++size_;
 }
 
@@ -89,11 +66,7 @@ void SimHashIndex::Resize(int bits) {
 }
 
 void SimHashIndex::Sweep(uint32_t mask) {
-  for (int s = 0; s < kSlots; ++s) {
-    if ((mask >> s & 1) == 0) continue;
-    size_ -= slots_[s].size;
-    slots_[s].size = 0;
-  }
+  size_ -= ring_.Release(mask);
   for (Bucket& b : buckets_) {
     std::erase_if(b, [mask](uint64_t v) { return (mask >> SlotOf(v) & 1) != 0; });
     if (b.empty()) {
@@ -107,14 +80,7 @@ void SimHashIndex::Sweep(uint32_t mask) {
 }
 
 void SimHashIndex::DropBefore(EventTime oldest) {
-  // Generation id holds times below (id + 1) * width: drop it when that is <= oldest.
-  const int64_t keep_from = FloorDiv(ToMillis(oldest), width_ms_);
-  if (keep_from <= first_id_) return;
-  first_id_ = keep_from;
-  uint32_t mask = 0;
-  for (int s = 0; s < kSlots; ++s) {
-    if (slots_[s].size > 0 && slots_[s].id < keep_from) mask |= uint32_t{1} << s;
-  }
+  const uint32_t mask = ring_.DropBefore(oldest);
   if (mask != 0) Sweep(mask);
 }
 
@@ -138,10 +104,7 @@ bool SimHashIndex::Contains(uint64_t simhash) const {
 
 size_t SimHashIndex::size() const { return size_; }
 
-size_t SimHashIndex::generations() const {
-  return static_cast<size_t>(
-      std::ranges::count_if(slots_, [](const Slot& s) { return s.size > 0; }));
-}
+size_t SimHashIndex::generations() const { return ring_.generations(); }
 
 size_t SimHashIndex::MemoryBytes() const {
   size_t bytes = buckets_.capacity() * sizeof(Bucket);

@@ -1,11 +1,11 @@
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "common/types.h"
+#include "store/generation_ring.h"
 #include "store/simhash_tables.h"
 
 namespace pagesieve::store {
@@ -41,11 +41,9 @@ namespace pagesieve::store {
 // its newest time is older than watermark - ttl - width.
 //
 // The tag costs no memory: all SimHashes of a bucket share its top bits, so
-// a stored value keeps its generation's slot (of kSlots, used as a ring) in
-// its top kSlotBits bits, and the bucket index gives the real ones back.
-// Generations kSlots or more apart cannot both be live (the store's live
-// window spans ttl + width, 9 widths), so a newer generation claiming an
-// older one's slot drops it. Not thread-safe (part of one shard).
+// a stored value keeps its generation's slot (GenerationRing) in its top
+// kSlotBits bits, and the bucket index gives the real ones back. Not
+// thread-safe (part of one shard).
 class SimHashIndex {
  public:
   struct Candidate {
@@ -58,8 +56,7 @@ class SimHashIndex {
   };
 
   static constexpr size_t kTargetPerBucket = 64;
-  static constexpr int kSlotBits = 5;
-  static constexpr int kSlots = 1 << kSlotBits;
+  static constexpr int kSlotBits = GenerationRing::kSlotBits;
   static constexpr int kMaxBucketBits = 24;
 
   // Every layout's prefix has at least kSlotBits bits (NearLayout allows at
@@ -92,9 +89,7 @@ class SimHashIndex {
  private:
   using Bucket = std::vector<uint64_t>;
 
-  int64_t GenerationOf(EventTime t) const;
   int BitsFor(size_t n) const;  // bucket bits for n SimHashes per table
-  int SlotFor(int64_t id);      // -1: the generation is dropped
   void Resize(int bits);
   // Removes the SimHashes of the slots in `mask` (bit s: slot s).
   void Sweep(uint32_t mask);
@@ -112,17 +107,11 @@ class SimHashIndex {
   static constexpr uint64_t kBelowSlot = ~uint64_t{0} >> kSlotBits;
 
   const NearLayout* layout_;
-  const int64_t width_ms_;
   const int max_bits_;
-  int64_t first_id_;      // generations below it are dropped
+  GenerationRing ring_;
   int bits_ = kSlotBits;  // each table has 1 << bits_ buckets
   // Bucket b of table t is buckets_[(t << bits_) | b].
   std::vector<Bucket> buckets_;
-  struct Slot {
-    int64_t id;
-    size_t size;  // 0: free
-  };
-  std::array<Slot, kSlots> slots_{};
   size_t size_ = 0;
 };
 

@@ -29,6 +29,7 @@ SyntheticRecord MakeSyntheticRecord(uint64_t i, uint64_t scopes, EventTime t) {
   r.url = DigestFrom(SplitMix64(i), SplitMix64(i + (1ull << 50)));
   r.content = DigestFrom(SplitMix64(i + (2ull << 50)), SplitMix64(i + (3ull << 50)));
   r.simhash = SplitMix64(i + (4ull << 50));
+  r.sketch = MakeSyntheticSketch(i + (6ull << 50));
   r.origin.event_id = "0f8e2a6c-" + std::to_string(SplitMix64(i + (5ull << 50)) % 100000000000ull);
   r.origin.url =
       "https://" + r.scope + "/news/2026/11/20/article-" + std::to_string(i) + "-some-title-words";
@@ -36,6 +37,30 @@ SyntheticRecord MakeSyntheticRecord(uint64_t i, uint64_t scopes, EventTime t) {
   r.origin.partition = PartitionId(0);
   r.origin.offset = Offset(static_cast<int64_t>(i));
   return r;
+}
+
+std::string MakeSyntheticSketch(uint64_t seed) {
+  std::string s;
+  s.reserve(4 + kSyntheticSketchSlots);
+  s.push_back(static_cast<char>(kSyntheticFingerprintVersion));
+  s.push_back(static_cast<char>(kSyntheticSketchBits));
+  s.push_back(static_cast<char>(kSyntheticSketchSlots & 0xff));
+  s.push_back(static_cast<char>(kSyntheticSketchSlots >> 8));
+  for (int j = 0; j < kSyntheticSketchSlots; j += 8) {
+    const uint64_t v = SplitMix64(seed * 1000 + static_cast<uint64_t>(j));
+    for (int b = 0; b < 8; ++b) s.push_back(static_cast<char>(v >> (8 * b)));
+  }
+  return s;
+}
+
+std::string NearCopySketch(const std::string& sketch, uint64_t seed) {
+  std::string s = sketch;
+  constexpr size_t kHeader = 4, kKept = 8;
+  for (size_t j = kHeader + kKept; j < s.size(); ++j) {
+    const uint64_t h = SplitMix64(seed ^ (j << 32));
+    if (h % 5 == 0) s[j] = static_cast<char>(s[j] ^ (1 + (h >> 8) % 255));
+  }
+  return s;
 }
 
 uint64_t FlipBits(uint64_t fp, int bits, uint64_t seed) {

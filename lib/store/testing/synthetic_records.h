@@ -18,8 +18,18 @@ struct SyntheticRecord {
   Digest128 url;
   Digest128 content;
   uint64_t simhash = 0;
-  Origin origin;  // partition 0, offset i
+  std::string sketch;  // an encoded MinHash sketch (see MakeSyntheticSketch)
+  Origin origin;       // partition 0, offset i
 };
+
+// The fingerprint version the synthetic sketches claim: open shards for
+// them with ShardOptions::fingerprint_version set to it, or the store
+// stores their sketches without comparing them.
+inline constexpr int kSyntheticFingerprintVersion = 1;
+// The parameters of the synthetic sketches: the defaults of
+// near.minhash_slots and near.minhash_bits (260 encoded bytes).
+inline constexpr int kSyntheticSketchSlots = 256;
+inline constexpr int kSyntheticSketchBits = 8;
 
 // Record i, in one of `scopes` scopes (picked by hash), fetched at `t`.
 // Realistic sizes: a UUID-like event id and a 60-80 byte URL.
@@ -28,5 +38,14 @@ SyntheticRecord MakeSyntheticRecord(uint64_t i, uint64_t scopes, EventTime t);
 EventTime SyntheticRecordTime(uint64_t i, int64_t spacing_ms);
 // A fingerprint `bits` bits away from `fp`, the bits chosen by `seed`.
 uint64_t FlipBits(uint64_t fp, int bits, uint64_t seed);
+// An encoded sketch (the form of fingerprint::MinHashSketch::Encode) of
+// kSyntheticSketchSlots random slots, derived from `seed`: unrelated seeds
+// agree in a slot once in 256, as sketches of unrelated pages do.
+std::string MakeSyntheticSketch(uint64_t seed);
+// A sketch of a near copy of the page of `sketch`: about a fifth of its
+// slots changed (a Jaccard similarity near 0.8), never its first 8, so
+// that it shares a band with `sketch` under any banding of at most 8 rows
+// (25 x 8 at near.jaccard = 0.8) and others by chance.
+std::string NearCopySketch(const std::string& sketch, uint64_t seed);
 
 }  // namespace pagesieve::store::testing

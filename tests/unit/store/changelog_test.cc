@@ -11,6 +11,7 @@
 
 #include "store/shard_probe.h"
 #include "store/shard_restore.h"
+#include "store/testing/synthetic_records.h"
 #include "store_test_util.h"
 
 namespace pagesieve::store {
@@ -108,7 +109,10 @@ void WriteRecord(Shard& shard, int64_t offset, EventTime t, uint64_t n) {
   const Origin origin = MakeOrigin(offset, t);
   ASSERT_TRUE(shard.RecordUrl("site", DigestOf(1000 + n), origin, t, DigestOf(n)).ok());
   ASSERT_TRUE(shard.InsertContent("site", DigestOf(n), origin).ok());
-  ASSERT_TRUE(shard.InsertNear("site", 0x9e3779b97f4a7c15ULL * (n + 1), origin).ok());
+  ASSERT_TRUE(shard
+                  .InsertNear("site", 0x9e3779b97f4a7c15ULL * (n + 1),
+                              testing::MakeSyntheticSketch(n), origin)
+                  .ok());
 }
 
 TEST_F(ChangelogTest, RestoreReturnsTheStateOffsetAndWatermarkOfTheLastCheckpoint) {
@@ -132,13 +136,36 @@ TEST_F(ChangelogTest, RestoreReturnsTheStateOffsetAndWatermarkOfTheLastCheckpoin
     UrlLookup url = restored.LookupUrl("site", DigestOf(1000 + n)).value();
     ASSERT_TRUE(url.seen);  // the Bloom filter was rebuilt from the restored entries
     EXPECT_EQ(url.entry->content, DigestOf(n));
-    std::optional<NearMatch> near =
-        restored.FindNear("site", 0x9e3779b97f4a7c15ULL * (n + 1) ^ 0b101, 3).value();
-    ASSERT_TRUE(near.has_value());
-    EXPECT_EQ(near->distance, 2);
-    EXPECT_EQ(near->origin.offset, Offset(static_cast<int64_t>(n)));
+    std::vector<NearCandidate> near =
+        restored.FindNear("site", {0x9e3779b97f4a7c15ULL * (n + 1) ^ 0b101, 3, {}}).value();
+    ASSERT_EQ(near.size(), 1u);
+    EXPECT_EQ(near[0].distance, 2);
+    EXPECT_EQ(near[0].origin.offset, Offset(static_cast<int64_t>(n)));
   }
   EXPECT_FALSE(restored.LookupContent("site", DigestOf(80)).value().has_value());
+}
+
+// The sketches travel inside the near values, and the restored shard
+// rebuilds its LSH index from them: the same queries find the same
+// candidates, by their bands alone (the SimHashes are far apart).
+TEST_F(ChangelogTest, RestoredShardFindsTheSameLshCandidates) {
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  for (int64_t i = 0; i < 40; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(40));
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end()).ok());
+  Shard& restored = OpenRestored();
+  for (uint64_t n : {0, 17, 39}) {
+    SCOPED_TRACE(n);
+    const std::string copy = testing::NearCopySketch(testing::MakeSyntheticSketch(n), n);
+    const NearQuery query{~(0x9e3779b97f4a7c15ULL * (n + 1)), 3, copy};
+    std::vector<NearCandidate> want = source.FindNear("site", query).value();
+    ASSERT_EQ(want.size(), 1u);
+    EXPECT_TRUE(want[0].in_bands);
+    EXPECT_FALSE(want[0].in_tables);
+    EXPECT_EQ(want[0].sketch, testing::MakeSyntheticSketch(n));
+    EXPECT_EQ(restored.FindNear("site", query).value(), want);
+  }
 }
 
 TEST_F(ChangelogTest, ACompactedChangelogRestoresTheSameState) {

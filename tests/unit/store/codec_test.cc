@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "store/testing/synthetic_records.h"
 #include "store_test_util.h"
 
 namespace pagesieve::store {
@@ -100,6 +101,34 @@ TEST(CodecTest, EveryTruncationIsCorruption) {
   }
 }
 
+// A near value ends with its sketch, stored as given.
+TEST(CodecTest, NearValueCarriesItsSketch) {
+  const std::string sketch = testing::MakeSyntheticSketch(3);
+  const NearEntry near{MakeOrigin(3, Ms(50)), Ms(60), Ms(55), sketch};
+  const std::string value = EncodeNearValue(near);
+  StatusOr<NearEntry> n = DecodeNearValue(value);
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  EXPECT_EQ(n->sketch, sketch);
+  EXPECT_EQ(n->origin, near.origin);
+  StatusOr<std::string_view> peeked = NearValueSketch(value);
+  ASSERT_TRUE(peeked.ok());
+  EXPECT_EQ(*peeked, sketch);
+  EXPECT_EQ(NearValueSketch(EncodeNearValue({MakeOrigin(3, Ms(50)), Ms(60), Ms(55)})).value(), "");
+}
+
+// The sketch runs to the end of the value: its header is what tells a
+// truncated one, so every truncation is still caught.
+TEST(CodecTest, EveryTruncationOfANearValueWithASketchIsCorruption) {
+  const std::string near =
+      EncodeNearValue({MakeOrigin(3, Ms(50)), Ms(60), Ms(55), testing::MakeSyntheticSketch(4)});
+  const size_t without_sketch = EncodeNearValue({MakeOrigin(3, Ms(50)), Ms(60), Ms(55)}).size();
+  for (size_t n = 0; n < near.size(); ++n) {
+    if (n == without_sketch) continue;  // exactly an entry without a sketch
+    EXPECT_EQ(DecodeNearValue(near.substr(0, n)).status().code(), StatusCode::kCorruption) << n;
+    EXPECT_FALSE(NearValueSketch(near.substr(0, n)).ok()) << n;
+  }
+}
+
 TEST(CodecTest, TrailingBytesAreCorruption) {
   EXPECT_FALSE(DecodeContentValue(EncodeContentValue({MakeOrigin(2, Ms(3)), Ms(4)}) + "x").ok());
 }
@@ -122,6 +151,7 @@ TEST(CodecTest, RandomBytesNeverCrashTheDecoders) {
     (void)DecodeUrlValue(junk).ok();
     (void)DecodeContentValue(junk).ok();
     (void)DecodeNearValue(junk).ok();
+    (void)NearValueSketch(junk).ok();
   }
 }
 

@@ -17,7 +17,7 @@ Status ApplyCrashRecord(Shard& shard, int64_t i) {
   shard.ObserveEventTime(r.origin.event_time);
   PS_RETURN_IF_ERROR(shard.RecordUrl(r.scope, r.url, r.origin, r.origin.event_time, r.content));
   PS_RETURN_IF_ERROR(shard.InsertContent(r.scope, r.content, r.origin));
-  return shard.InsertNear(r.scope, r.simhash, r.origin);
+  return shard.InsertNear(r.scope, r.simhash, r.sketch, r.origin);
 }
 
 }  // namespace pagesieve::store::storetest

@@ -101,16 +101,23 @@ void ExpectPresent(Shard& shard, int64_t i) {
   std::optional<ContentEntry> content = shard.LookupContent(r.scope, r.content).value();
   ASSERT_TRUE(content.has_value()) << "record " << i;
   EXPECT_EQ(content->origin, r.origin);
-  std::optional<NearMatch> near = shard.FindNear(r.scope, r.simhash, 0).value();
-  ASSERT_TRUE(near.has_value()) << "record " << i;
-  EXPECT_EQ(near->origin, r.origin);
+  // Found by its SimHash and by its sketch's bands, with the sketch.
+  std::vector<NearCandidate> near = shard.FindNear(r.scope, {r.simhash, 0, r.sketch}).value();
+  ASSERT_EQ(near.size(), 1u) << "record " << i;
+  EXPECT_EQ(near[0].origin, r.origin);
+  EXPECT_TRUE(near[0].in_tables && near[0].in_bands) << "record " << i;
+  EXPECT_EQ(near[0].sketch, r.sketch);
+  // The bands alone find it too: they were rebuilt from the entries.
+  near = shard.FindNear(r.scope, {~r.simhash, 0, r.sketch}).value();
+  ASSERT_EQ(near.size(), 1u) << "record " << i;
+  EXPECT_TRUE(near[0].in_bands && !near[0].in_tables);
 }
 
 void ExpectAbsent(Shard& shard, int64_t i) {
   const storetest::CrashRecord r = CrashRecordOf(i);
   EXPECT_FALSE(shard.LookupUrl(r.scope, r.url).value().seen) << "record " << i;
   EXPECT_FALSE(shard.LookupContent(r.scope, r.content).value().has_value()) << "record " << i;
-  EXPECT_FALSE(shard.FindNear(r.scope, r.simhash, 0).value().has_value()) << "record " << i;
+  EXPECT_TRUE(shard.FindNear(r.scope, {r.simhash, 0, r.sketch}).value().empty()) << "record " << i;
 }
 
 int64_t CrashTest::CheckOneCheckpoint(std::mt19937_64& rng) {

@@ -33,12 +33,8 @@ class ExpiryTest : public storetest::ShardTest {
     o.near_ttl = Duration(8000);  // index grace and generation width: 1000
     return o;
   }
-  void Compact() {
-    ASSERT_TRUE(ShardProbe(*shard_).CompactAll().ok());
-  }
-  uint64_t StoredKeys(Cf cf) {
-    return ShardProbe(*shard_).CountKeys(cf).value();
-  }
+  void Compact() { ASSERT_TRUE(ShardProbe(*shard_).CompactAll().ok()); }
+  uint64_t StoredKeys(Cf cf) { return ShardProbe(*shard_).CountKeys(cf).value(); }
 };
 
 TEST_F(ExpiryTest, CompactionRemovesOnlyWhatIsDeadAtTheDurableWatermark) {
@@ -72,22 +68,22 @@ TEST_F(ExpiryTest, UncheckpointedWatermarkRemovesNothing) {
 // drop of its first generation.
 TEST_F(ExpiryTest, TouchedNearEntryOutlivesItsFirstIndexGeneration) {
   Open(Options());
-  ASSERT_TRUE(shard_->InsertNear("s", 42, MakeOrigin(1, Ms(0))).ok());
+  ASSERT_TRUE(shard_->InsertNear("s", 42, {}, MakeOrigin(1, Ms(0))).ok());
   ASSERT_TRUE(shard_->TouchNear("s", 42, Ms(8000)).ok());  // 8000 - 0 > grace: re-indexed
   EXPECT_EQ(shard_->Stats().near_index_entries, 2u);
   shard_->ObserveEventTime(Ms(12'000));  // live until 16000; indexed at 0 and at 8000
   ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
   EXPECT_EQ(shard_->Stats().near_index_entries, 1u);  // the generation of 0 is gone
-  EXPECT_TRUE(shard_->FindNear("s", 43, 1).value().has_value());
+  EXPECT_EQ(shard_->FindNear("s", {43, 1, {}}).value().size(), 1u);
 }
 
 TEST_F(ExpiryTest, DeadNearEntryLeavesTheIndexAfterTheGrace) {
   Open(Options());
-  ASSERT_TRUE(shard_->InsertNear("s", 42, MakeOrigin(1, Ms(999))).ok());
+  ASSERT_TRUE(shard_->InsertNear("s", 42, {}, MakeOrigin(1, Ms(999))).ok());
   shard_->ObserveEventTime(Ms(9500));  // dead since 8999; its generation [0, 1000) may still
   ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());  // hold an entry seen at 1999, live
   EXPECT_EQ(shard_->Stats().near_index_entries, 1u);
-  EXPECT_FALSE(shard_->FindNear("s", 42, 0).value().has_value());
+  EXPECT_TRUE(shard_->FindNear("s", {42, 0, {}}).value().empty());
   shard_->ObserveEventTime(Ms(10'000));  // now nothing indexed before 1000 can be live
   ASSERT_TRUE(shard_->Checkpoint(Offset(3)).ok());
   EXPECT_EQ(shard_->Stats().near_index_entries, 0u);

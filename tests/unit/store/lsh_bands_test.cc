@@ -5,6 +5,9 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <vector>
+
+#include "common/split_mix64.h"
 
 namespace pagesieve::store {
 namespace {
@@ -126,6 +129,98 @@ TEST(LshBandsTest, FromBandsRowsMustFitTheSketch) {
   EXPECT_FALSE(LshBands::FromBandsRows(256, 8, 33, 8).ok());
   EXPECT_FALSE(LshBands::FromBandsRows(256, 8, 0, 8).ok());
   EXPECT_FALSE(LshBands::FromBandsRows(256, 8, 8, 0).ok());
+}
+
+// The encoded form of fingerprint::MinHashSketch::Encode: version, bits,
+// slots (2 bytes little-endian), then each slot in bits / 8 little-endian
+// bytes. Slot i holds the low `bits` bits of SplitMix64(1000 * bits + i).
+std::string GoldenSketch(int slots, int bits, int version = 2) {
+  std::string s = {static_cast<char>(version), static_cast<char>(bits),
+                   static_cast<char>(slots & 0xff), static_cast<char>(slots >> 8)};
+  for (int i = 0; i < slots; ++i) {
+    const uint64_t v = SplitMix64(static_cast<uint64_t>(1000 * bits + i));
+    for (int b = 0; b < bits / 8; ++b) s.push_back(static_cast<char>(v >> (8 * b)));
+  }
+  return s;
+}
+
+// What fingerprint::BandHashes(MinHashSketch::Create(bits, those values),
+// bands, rows) returned for the sketches of GoldenSketch at fingerprint
+// version 2 (a one-off program linking lib/fingerprint printed them): the
+// store computes the keys lib/fingerprint documents, from the bytes alone.
+TEST(LshBandsTest, KeysAreFingerprintBandHashesOfTheEncodedSketch) {
+  struct Case {
+    int slots, bits, bands, rows;
+    std::vector<uint64_t> keys;
+  };
+  const Case cases[] = {
+      {256, 8, 25, 8, {0x167b4cebc0b9ecb2ULL, 0x11f6e94d75f39466ULL, 0x6de0cc5ede89cc0aULL,
+                       0x4983597b8d6c60acULL, 0x3a789c2d0899562aULL, 0x25cae67209f97bd5ULL,
+                       0xb1f285691e2a5c0bULL, 0x3763f3192b62c9b3ULL, 0xc177f5b4594da5d4ULL,
+                       0xfae67520af22b144ULL, 0x0a53032ba96cfbb9ULL, 0x0d07aa73296b8320ULL,
+                       0x62bdec7a10970e34ULL, 0xc17329e923726b41ULL, 0x4c22616840bc14ecULL,
+                       0x35f693251de75688ULL, 0x81bfd4905e33a925ULL, 0x8e74e9c6dca2512fULL,
+                       0x4935334f24c7847fULL, 0x64d425306a1b37e0ULL, 0x81e2724eddb4e4ecULL,
+                       0xdba87b41282017c4ULL, 0xe468648f96c3af9eULL, 0xe83855fa9ecb0d75ULL,
+                       0x4402b71b74bd435dULL}},
+      {128,
+       16,
+       6,
+       20,
+       {0x91f6df976a4c59c7ULL, 0xa9b08dfc6a47ded0ULL, 0x0939799ca46bf8d3ULL, 0xa791c17d5a417bd0ULL,
+        0x21b862120b95da91ULL, 0x3c3066ec5c12ca0cULL}},
+      {64, 32, 3, 5, {0x52956388e9cd0ff4ULL, 0x96eac0736f02d823ULL, 0x6b10bd8f3f4e3a78ULL}},
+  };
+  for (const Case& c : cases) {
+    const LshBands lsh = LshBands::FromBandsRows(c.slots, c.bits, c.bands, c.rows).value();
+    std::vector<uint64_t> keys;
+    ASSERT_TRUE(lsh.Keys(GoldenSketch(c.slots, c.bits), &keys)) << c.slots;
+    EXPECT_EQ(keys, c.keys) << c.slots << " slots of " << c.bits << " bits";
+  }
+}
+
+TEST(LshBandsTest, SketchesOfOtherParametersHaveNoKeys) {
+  const LshBands lsh = LshBands::Create(256, 8, 0.8).value();
+  std::vector<uint64_t> keys = {1};
+  EXPECT_FALSE(lsh.Keys(GoldenSketch(128, 8), &keys));
+  EXPECT_TRUE(keys.empty());
+  EXPECT_FALSE(lsh.Keys(GoldenSketch(256, 16), &keys));
+  EXPECT_FALSE(lsh.Keys("", &keys));
+  const std::string sketch = GoldenSketch(256, 8);
+  EXPECT_FALSE(lsh.Keys(sketch.substr(0, sketch.size() - 1), &keys));
+  EXPECT_TRUE(lsh.Keys(sketch, &keys));
+  EXPECT_EQ(keys.size(), 25u);
+}
+
+TEST(LshBandsTest, ShareBandComparesTheBytesOfWholeBands) {
+  const LshBands lsh = LshBands::FromBandsRows(256, 8, 25, 8).value();
+  const std::string a = GoldenSketch(256, 8);
+  std::string b = a;
+  for (int band = 0; band < 25; ++band) b[4 + band * 8 + band % 8] ^= 1;  // one row of each
+  EXPECT_FALSE(lsh.ShareBand(a, b));
+  b[4 + 3 * 8 + 3] ^= 1;  // band 3 whole again
+  EXPECT_TRUE(lsh.ShareBand(a, b));
+  std::string beyond = b;
+  beyond[4 + 3 * 8 + 3] ^= 1;
+  beyond[4 + 200] ^= 1;  // slot 200 and up are in no band: 25 x 8 slots used
+  EXPECT_FALSE(lsh.ShareBand(a, beyond));
+  EXPECT_FALSE(lsh.ShareBand(a, GoldenSketch(128, 8)));
+  EXPECT_TRUE(lsh.ShareBand(a, a));
+}
+
+TEST(LshBandsTest, SketchHeadersMustMatchTheirLength) {
+  StatusOr<SketchHeader> h = ParseSketchHeader(GoldenSketch(128, 16, 7));
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h->version, 7);
+  EXPECT_EQ(h->bits, 16);
+  EXPECT_EQ(h->slots, 128);
+  EXPECT_FALSE(ParseSketchHeader("").ok());
+  EXPECT_FALSE(ParseSketchHeader(std::string("\x02\x08\x00", 3)).ok());
+  EXPECT_FALSE(ParseSketchHeader(std::string("\x02\x08\x00\x00", 4)).ok());  // no slots
+  EXPECT_FALSE(ParseSketchHeader(GoldenSketch(128, 16) + "x").ok());
+  std::string twelve_bits = GoldenSketch(16, 8);
+  twelve_bits[1] = 12;
+  EXPECT_FALSE(ParseSketchHeader(twelve_bits).ok());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <map>
 #include <random>
@@ -41,20 +42,22 @@ struct Model {
     }
   }
 
-  std::optional<NearMatch> BruteForce(uint64_t q, int max_distance, EventTime watermark,
-                                      Duration ttl, const OriginFilter& filter) const {
-    std::optional<NearMatch> best;
+  // Every live entry within the distance, closest first, then earliest.
+  std::vector<NearCandidate> BruteForce(uint64_t q, int max_distance, EventTime watermark,
+                                        Duration ttl, const OriginFilter& filter) const {
+    std::vector<NearCandidate> all;
     for (const auto& [fp, e] : entries) {
       const int d = std::popcount(fp ^ q);
       if (d > max_distance || e.last_seen < watermark - ttl || !filter.Accepts(e.origin)) continue;
-      auto rank = [](const NearMatch& m) {
-        return std::tuple(m.distance, m.origin.event_time, m.origin.partition, m.origin.offset,
-                          m.simhash);
-      };
-      NearMatch m{fp, d, e.origin, e.last_seen};
-      if (!best || rank(m) < rank(*best)) best = m;
+      all.push_back({fp, d, true, false, e.origin, e.last_seen, ""});
     }
-    return best;
+    auto rank = [](const NearCandidate& m) {
+      return std::tuple(m.distance, m.origin.event_time, m.origin.partition, m.origin.offset,
+                        m.simhash);
+    };
+    std::sort(all.begin(), all.end(),
+              [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+    return all;
   }
 };
 
@@ -66,12 +69,15 @@ class NearStoreTest : public storetest::ShardTest {
     o.near_ttl = ttl;
     return o;
   }
-  std::optional<NearMatch> Find(std::string_view scope, uint64_t q, int d,
-                                const OriginFilter& filter = {}) {
-    return shard_->FindNear(scope, q, d, filter).value();
+  // The first candidate: the closest, then earliest, SimHash (no sketches here).
+  std::optional<NearCandidate> Find(std::string_view scope, uint64_t q, int d,
+                                    const OriginFilter& filter = {}) {
+    std::vector<NearCandidate> all = shard_->FindNear(scope, {q, d, {}}, filter).value();
+    if (all.empty()) return std::nullopt;
+    return all.front();
   }
   void Insert(std::string_view scope, uint64_t fp, int64_t offset, int64_t t) {
-    ASSERT_TRUE(shard_->InsertNear(scope, fp, MakeOrigin(offset, Ms(t))).ok());
+    ASSERT_TRUE(shard_->InsertNear(scope, fp, {}, MakeOrigin(offset, Ms(t))).ok());
   }
 
   // Random clustered fingerprints, half checkpointed and half in the
@@ -96,9 +102,9 @@ void NearStoreTest::CheckAgainstBruteForce(int max_distance, int clusters, int p
   for (int i = 0; i < total; ++i) {
     const uint64_t fp = Flip(centers[rng() % clusters], rng() % (2 * max_distance + 2), rng);
     const Origin origin = MakeOrigin(i, Ms(static_cast<int64_t>(rng() % 10'000)));
-    ASSERT_TRUE(shard_->InsertNear("s", fp, origin).ok());
+    ASSERT_TRUE(shard_->InsertNear("s", fp, {}, origin).ok());
     model.Insert(fp, origin);
-    ASSERT_TRUE(shard_->InsertNear("other", Flip(fp, 1, rng), MakeOrigin(i, Ms(1))).ok());
+    ASSERT_TRUE(shard_->InsertNear("other", Flip(fp, 1, rng), {}, MakeOrigin(i, Ms(1))).ok());
     if (i == total / 2) {
       ASSERT_TRUE(shard_->Checkpoint(Offset(i + 1)).ok());
     }
@@ -122,14 +128,9 @@ void NearStoreTest::CheckQueries(const Model& model, const std::vector<uint64_t>
     const OriginFilter filter =
         i % 3 == 0 ? OriginFilter{kPartition, Offset(rng() % total)} : OriginFilter{};
     for (int d = 0; d <= max_distance; ++d) {
-      const std::optional<NearMatch> want = model.BruteForce(q, d, Ms(12'000), ttl, filter);
-      const std::optional<NearMatch> got = Find("s", q, d, filter);
-      ASSERT_EQ(got.has_value(), want.has_value()) << "query " << i << " d=" << d;
-      if (!want) continue;
-      EXPECT_EQ(got->simhash, want->simhash) << "query " << i << " d=" << d;
-      EXPECT_EQ(got->distance, want->distance);
-      EXPECT_EQ(got->origin, want->origin);
-      EXPECT_EQ(got->last_seen, want->last_seen);
+      const std::vector<NearCandidate> want = model.BruteForce(q, d, Ms(12'000), ttl, filter);
+      const std::vector<NearCandidate> got = shard_->FindNear("s", {q, d, {}}, filter).value();
+      ASSERT_EQ(got, want) << "query " << i << " d=" << d;
     }
   }
 }
@@ -146,7 +147,7 @@ TEST_F(NearStoreTest, ClosestMatchWinsOverAnEarlierOne) {
   Open(Options(3));
   Insert("s", 0b111, 1, 1000);  // distance 3 from 0, earlier
   Insert("s", 0b1, 2, 2000);    // distance 1
-  std::optional<NearMatch> m = Find("s", 0, 3);
+  std::optional<NearCandidate> m = Find("s", 0, 3);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->simhash, 0b1u);
   EXPECT_EQ(m->distance, 1);
@@ -156,7 +157,7 @@ TEST_F(NearStoreTest, TiesGoToTheEarliestOrigin) {
   Open(Options(3));
   Insert("s", 0b10, 1, 2000);
   Insert("s", 0b01, 2, 1000);  // same distance, earlier event time
-  std::optional<NearMatch> m = Find("s", 0, 3);
+  std::optional<NearCandidate> m = Find("s", 0, 3);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->origin, MakeOrigin(2, Ms(1000)));
 }
@@ -170,8 +171,8 @@ TEST_F(NearStoreTest, NothingBeyondTheAskedDistance) {
 
 TEST_F(NearStoreTest, DistanceBeyondTheTablesIsRefused) {
   Open(Options(3));
-  EXPECT_EQ(shard_->FindNear("s", 0, 4).status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(shard_->FindNear("s", 0, -1).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(shard_->FindNear("s", {0, 4, {}}).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(shard_->FindNear("s", {0, -1, {}}).status().code(), StatusCode::kInvalidArgument);
 }
 
 TEST_F(NearStoreTest, ScopesNeverMatchEachOther) {
@@ -193,7 +194,7 @@ TEST_F(NearStoreTest, SecondInsertKeepsTheOriginAndSlidesLastSeen) {
   Open(Options(3));
   Insert("s", 42, 1, 1000);
   Insert("s", 42, 2, 3000);
-  std::optional<NearMatch> m = Find("s", 42, 0);
+  std::optional<NearCandidate> m = Find("s", 42, 0);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->origin, MakeOrigin(1, Ms(1000)));
   EXPECT_EQ(m->last_seen, Ms(3000));
@@ -207,7 +208,7 @@ TEST_F(NearStoreTest, TouchOfAnAbsentEntryIsNotFound) {
 TEST_F(NearStoreTest, ReplayedRecordFindsItselfButNotLaterRecords) {
   Open(Options(3));
   Insert("s", 42, 10, 1000);
-  std::optional<NearMatch> own = Find("s", 42, 3, {kPartition, Offset(10)});
+  std::optional<NearCandidate> own = Find("s", 42, 3, {kPartition, Offset(10)});
   ASSERT_TRUE(own.has_value());
   EXPECT_TRUE(own->origin.IsRecord(kPartition, Offset(10)));
   EXPECT_FALSE(Find("s", 42, 3, {kPartition, Offset(9)}).has_value());

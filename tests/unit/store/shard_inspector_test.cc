@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 
+#include "store/testing/synthetic_records.h"
 #include "store_test_util.h"
 
 namespace pagesieve::store {
@@ -56,7 +57,7 @@ TEST_F(ShardInspectorTest, ReportsProgressIdentityAndExactCounts) {
       ASSERT_TRUE(shard.InsertContent(kScope, DigestOf(1000 + i), o).ok());
     }
     if (i < 10) {
-      ASSERT_TRUE(shard.InsertNear(kScope, 0x1111ull * (i + 1), o).ok());
+      ASSERT_TRUE(shard.InsertNear(kScope, 0x1111ull * (i + 1), {}, o).ok());
     }
   }
   ASSERT_TRUE(shard.Checkpoint(Offset(30)).ok());
@@ -125,7 +126,7 @@ TEST_F(ShardInspectorTest, WritesNothingToTheShardDirectory) {
   Shard& shard = Open();
   const Origin o = MakeOrigin(0, Ms(kT0));
   ASSERT_TRUE(shard.RecordUrl(kScope, DigestOf(1), o, o.event_time, DigestOf(2)).ok());
-  ASSERT_TRUE(shard.InsertNear(kScope, 42, o).ok());
+  ASSERT_TRUE(shard.InsertNear(kScope, 42, {}, o).ok());
   ASSERT_TRUE(shard.Checkpoint(Offset(1)).ok());
   Close();
   const auto before = Snapshot(shard_dir_);
@@ -226,26 +227,26 @@ TEST_F(ShardInspectorTest, NearListsEverySimHashWithinDistanceFirstLiveIsFindNea
     // The first third are old enough to have expired by the end.
     const EventTime t = i < 100 ? Ms(kT0) : Ms(kT0) + options.near_ttl + Duration(1000 + i);
     const Origin o = MakeOrigin(i, t);
-    ASSERT_TRUE(shard.InsertNear(kScope, fp, o).ok());
+    ASSERT_TRUE(shard.InsertNear(kScope, fp, {}, o).ok());
     stored[fp] = o;
     if (i % 50 == 0) {
       ASSERT_TRUE(shard.Checkpoint(Offset(i + 1)).ok());
     }
   }
-  ASSERT_TRUE(shard.InsertNear("other.org", center, MakeOrigin(999, Ms(kT0))).ok());
+  ASSERT_TRUE(shard.InsertNear("other.org", center, {}, MakeOrigin(999, Ms(kT0))).ok());
   ASSERT_TRUE(shard.Checkpoint(Offset(1000)).ok());
 
   auto inspector = Inspect();
   ASSERT_NE(inspector, nullptr);
   for (int k : {0, 2, 3, 5}) {
     const uint64_t query = center ^ (uint64_t{1} << (rng() % 64));
-    StatusOr<std::vector<Inspected<NearMatch>>> got = inspector->InspectNear(kScope, query, k);
+    StatusOr<std::vector<Inspected<NearCandidate>>> got = inspector->InspectNear(kScope, query, k);
     ASSERT_TRUE(got.ok()) << got.status().ToString();
     std::set<uint64_t> want, have;
     for (const auto& [fp, o] : stored) {
       if (std::popcount(fp ^ query) <= k) want.insert(fp);
     }
-    for (const Inspected<NearMatch>& m : *got) {
+    for (const Inspected<NearCandidate>& m : *got) {
       have.insert(m.entry.simhash);
       EXPECT_EQ(m.entry.distance, std::popcount(m.entry.simhash ^ query));
       EXPECT_EQ(m.entry.origin, stored[m.entry.simhash]);
@@ -253,20 +254,51 @@ TEST_F(ShardInspectorTest, NearListsEverySimHashWithinDistanceFirstLiveIsFindNea
     }
     EXPECT_EQ(have, want) << "k=" << k;
     if (k > options.near_max_distance) continue;
-    StatusOr<std::optional<NearMatch>> find = shard.FindNear(kScope, query, k, {});
+    // The live ones, in order, are what FindNear finds.
+    StatusOr<std::vector<NearCandidate>> find = shard.FindNear(kScope, {query, k, {}}, {});
     ASSERT_TRUE(find.ok());
-    const Inspected<NearMatch>* first_live = nullptr;
+    std::vector<NearCandidate> live;
     for (const auto& m : *got) {
-      if (m.live) {
-        first_live = &m;
-        break;
-      }
+      if (m.live) live.push_back(m.entry);
     }
-    ASSERT_EQ(find->has_value(), first_live != nullptr) << "k=" << k;
-    if (first_live) {
-      EXPECT_EQ((*find)->simhash, first_live->entry.simhash);
-    }
+    EXPECT_EQ(*find, live) << "k=" << k;
   }
+}
+
+// A near entry shows its sketch; the report shows the configured bands,
+// and a count how many live entries have a sketch they index.
+TEST_F(ShardInspectorTest, NearEntriesShowTheirSketchesAndTheBandsThatIndexThem) {
+  Shard& shard = Open();
+  const std::string sketch = testing::MakeSyntheticSketch(1);
+  const std::string small = sketch.substr(0, 4 + 128);    // a header of 256 slots: malformed
+  std::string other = {1, 8, static_cast<char>(128), 0};  // 128 slots of 8 bits
+  other.append(128, '\x07');
+  ASSERT_TRUE(shard.InsertNear(kScope, 42, sketch, MakeOrigin(0, Ms(kT0))).ok());
+  ASSERT_TRUE(shard.InsertNear(kScope, 43, other, MakeOrigin(1, Ms(kT0))).ok());
+  ASSERT_TRUE(shard.InsertNear(kScope, 44, {}, MakeOrigin(2, Ms(kT0))).ok());
+  EXPECT_FALSE(shard.InsertNear(kScope, 45, small, MakeOrigin(3, Ms(kT0))).ok());
+  ASSERT_TRUE(shard.Checkpoint(Offset(3)).ok());
+  Close();
+
+  auto inspector = Inspect();
+  ASSERT_NE(inspector, nullptr);
+  StatusOr<std::vector<Inspected<NearCandidate>>> got = inspector->InspectNear(kScope, 42, 2);
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->size(), 3u);
+  EXPECT_EQ((*got)[0].entry.sketch, sketch);
+  EXPECT_EQ((*got)[1].entry.sketch, other);
+  EXPECT_EQ((*got)[2].entry.sketch, "");
+  StatusOr<ShardReport> report = inspector->Report();
+  ASSERT_TRUE(report.ok());
+  ASSERT_TRUE(report->lsh.has_value());
+  EXPECT_EQ(report->lsh->bands, 25);
+  EXPECT_EQ(report->lsh->rows, 8);
+  EXPECT_EQ(report->lsh->slots, 256);
+  EXPECT_EQ(report->lsh->threshold, 0.8);
+  EXPECT_FALSE(report->near.banded.has_value());
+  ASSERT_TRUE(inspector->CountEntries(&*report).ok());
+  EXPECT_EQ(report->near.live, 3u);
+  EXPECT_EQ(report->near.banded, 1u);  // the 128-slot sketch fits no band
 }
 
 TEST_F(ShardInspectorTest, NearRefusesDistancesOutsideTheBits) {

@@ -27,6 +27,9 @@ TEST(ShardOptionsTest, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(o.near_ttl, std::chrono::days(30));
   EXPECT_EQ(o.near_max_distance, 3);
   EXPECT_EQ(o.near_tables, 0);
+  EXPECT_EQ(o.minhash_slots, 256);
+  EXPECT_EQ(o.minhash_bits, 8);
+  EXPECT_EQ(o.near_lsh_threshold, 0.8);
   EXPECT_EQ(o.fingerprint_version, 0);  // the engine's to set
 }
 
@@ -34,7 +37,8 @@ TEST(ShardOptionsTest, ReadsEveryKey) {
   ShardOptions o =
       FromOverrides({"url.mode=bloom", "url.ttl=12h", "url.expected_items=5",
                      "url.false_positive_rate=0.001", "url.bloom_generations=8", "exact.ttl=1d",
-                     "near.ttl=2d", "near.max_distance=6", "near.tables=84"})
+                     "near.ttl=2d", "near.max_distance=6", "near.tables=84",
+                     "near.minhash_slots=128", "near.minhash_bits=16", "near.jaccard=0.6"})
           .value();
   EXPECT_EQ(o.url_mode, UrlMode::kBloom);
   EXPECT_EQ(o.url_ttl, std::chrono::hours(12));
@@ -45,6 +49,14 @@ TEST(ShardOptionsTest, ReadsEveryKey) {
   EXPECT_EQ(o.near_ttl, std::chrono::days(2));
   EXPECT_EQ(o.near_max_distance, 6);
   EXPECT_EQ(o.near_tables, 84);
+  EXPECT_EQ(o.minhash_slots, 128);
+  EXPECT_EQ(o.minhash_bits, 16);
+  EXPECT_EQ(o.near_lsh_threshold, 0.6);
+}
+
+TEST(ShardOptionsTest, NoSketchesNeedNoBanding) {
+  ShardOptions o = FromOverrides({"near.minhash_slots=0"}).value();
+  EXPECT_EQ(o.minhash_slots, 0);
 }
 
 TEST(ShardOptionsTest, BadValuesNameTheirKey) {
@@ -62,6 +74,14 @@ TEST(ShardOptionsTest, BadValuesNameTheirKey) {
   ExpectErrorNaming({"near.max_distance=-1"}, "near.max_distance");
   ExpectErrorNaming({"near.tables=3"}, "near.tables");
   ExpectErrorNaming({"near.tables=256"}, "near.tables");
+  ExpectErrorNaming({"near.minhash_slots=8"}, "near.minhash_slots");
+  ExpectErrorNaming({"near.minhash_slots=1025"}, "near.minhash_slots");
+  ExpectErrorNaming({"near.minhash_bits=12"}, "near.minhash_bits");
+  ExpectErrorNaming({"near.minhash_bits=64"}, "near.minhash_bits");
+  ExpectErrorNaming({"near.jaccard=0"}, "near.jaccard");
+  ExpectErrorNaming({"near.jaccard=1.5"}, "near.jaccard");
+  // No banding of 16 slots misses at most 1 % of the pairs at J = 0.05.
+  ExpectErrorNaming({"near.minhash_slots=16", "near.jaccard=0.05"}, "near.minhash_slots");
 }
 
 TEST(ShardOptionsTest, ValidationRequiresAFingerprintVersion) {

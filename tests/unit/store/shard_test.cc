@@ -45,7 +45,7 @@ TEST_F(ShardLifecycleTest, WritesAfterTheLastCheckpointAreGoneAfterReopen) {
   ASSERT_TRUE(shard_->Checkpoint(Offset(8)).ok());
   shard_->ObserveEventTime(Ms(9000));
   ASSERT_TRUE(shard_->InsertContent("s", DigestOf(2), MakeOrigin(8, Ms(9000))).ok());
-  ASSERT_TRUE(shard_->InsertNear("s", 99, MakeOrigin(8, Ms(9000))).ok());
+  ASSERT_TRUE(shard_->InsertNear("s", 99, {}, MakeOrigin(8, Ms(9000))).ok());
   ASSERT_TRUE(
       shard_->RecordUrl("s", DigestOf(3), MakeOrigin(8, Ms(9000)), Ms(9000), DigestOf(2)).ok());
   Open();
@@ -53,7 +53,7 @@ TEST_F(ShardLifecycleTest, WritesAfterTheLastCheckpointAreGoneAfterReopen) {
   EXPECT_EQ(shard_->watermark(), Ms(5000));  // observed by the checkpointed insert
   EXPECT_TRUE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
   EXPECT_FALSE(shard_->LookupContent("s", DigestOf(2)).value().has_value());
-  EXPECT_FALSE(shard_->FindNear("s", 99, 3).value().has_value());
+  EXPECT_TRUE(shard_->FindNear("s", {99, 3, {}}).value().empty());
   EXPECT_FALSE(shard_->LookupUrl("s", DigestOf(3)).value().seen);
 }
 
@@ -109,6 +109,39 @@ TEST_F(ShardLifecycleTest, ShardOfTheFormatWithTableKeysIsRefusedWithResetAdvice
   EXPECT_NE(shard.status().message().find("delete the shard's directory"), std::string::npos);
 }
 
+// A shard of storage format 2 (near entries without sketches, written by
+// the build before MinHash) is refused with reset advice naming both formats.
+TEST_F(ShardLifecycleTest, ShardOfFormatTwoIsRefusedWithResetAdvice) {
+  Open();
+  Close();
+  {
+    rocksdb::Options options;
+    std::vector<std::string> families;
+    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(options, shard_dir_, &families).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+    for (const std::string& name : families) descriptors.emplace_back(name, options);
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, shard_dir_, descriptors, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    std::string identity;  // format 2, fingerprint version 1, distance 3, 4 blocks
+    for (uint64_t v : {2, 1, 3, 4}) {
+      for (int i = 7; i >= 0; --i) identity.push_back(static_cast<char>(v >> (8 * i)));
+    }
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "identity", identity).ok());
+    for (rocksdb::ColumnFamilyHandle* h : handles)
+      ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+  }
+  StatusOr<std::unique_ptr<Shard>> shard = TryOpen();
+  ASSERT_FALSE(shard.ok());
+  EXPECT_EQ(shard.status().code(), StatusCode::kFailedPrecondition);
+  const std::string& message = shard.status().message();
+  EXPECT_NE(message.find("uses storage format 2, this build reads format 3"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("deleting the directory " + shard_dir_), std::string::npos);
+  EXPECT_NE(message.find("or run the pagesieve build that wrote it"), std::string::npos);
+}
+
 TEST_F(ShardLifecycleTest, MissingFingerprintVersionIsRefused) {
   ShardOptions o = storetest::TestShardOptions();
   o.fingerprint_version = 0;
@@ -143,7 +176,7 @@ TEST_F(ShardLifecycleTest, TopicsThatAreNotDirectoryNamesAreRefused) {
 
 TEST_F(ShardLifecycleTest, StatsReportCheckpointAndLayout) {
   Open();
-  ASSERT_TRUE(shard_->InsertNear("s", 1, MakeOrigin(1, Ms(1))).ok());
+  ASSERT_TRUE(shard_->InsertNear("s", 1, {}, MakeOrigin(1, Ms(1))).ok());
   ShardStats before = shard_->Stats();
   EXPECT_GT(before.pending_writes, 0u);
   EXPECT_EQ(before.near_tables, 4);  // derived for distance 3

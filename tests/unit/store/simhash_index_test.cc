@@ -110,7 +110,7 @@ TEST(SimHashIndexTest, ContainsOnlyTheExactSimHashWhileItsGenerationLasts) {
 TEST(SimHashIndexTest, AGenerationKSlotsNewerTakesTheSlotOfTheOlder) {
   const NearLayout layout = NearLayout::Create(3, 0).value();
   SimHashIndex index(&layout, Duration(1000));
-  const int64_t later = int64_t{SimHashIndex::kSlots} * 1000;  // same slot as generation 0
+  const int64_t later = int64_t{GenerationRing::kSlots} * 1000;  // same slot as generation 0
   index.Add(1, Ms(0));
   index.Add(2, Ms(1000));
   index.Add(3, Ms(later));
