@@ -1,5 +1,6 @@
 #include "fingerprint/fingerprinter.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace pagesieve::fingerprint {
@@ -56,19 +57,47 @@ StatusOr<PageFingerprint> Fingerprinter::Fingerprint(const PageInput& page) {
   }
   ExtractText(page, body, &out);
 
-  // No text: fall back to the bytes, so that two empty or binary pages only
-  // match when they are byte-identical. Always the whole body: a truncated
-  // prefix would make different files look identical.
-  out.content = normalized_.empty() ? Sha256Digest128(page.body) : Sha256Digest128(normalized_);
-
   block_views_.assign(blocks_.begin(), blocks_.end());
   emphasized_views_.assign(emphasized_.begin(), emphasized_.end());
   TextSimHasher::Result shingled = simhasher_.Compute(block_views_, emphasized_views_);
   out.tokens = shingled.tokens;
   out.simhash = shingled.simhash;
-  // The same shingles as the SimHash, already sorted: no second pass over the text.
-  if (out.simhash.has_value()) out.minhash = minhasher_.Sketch(simhasher_.shingles());
+  const bool title_counts = TitleCounts(out.tokens);
+  out.content = ContentDigest(page.body, title_counts);
+  if (out.simhash.has_value()) out.minhash = Sketch(title_counts);
   return out;
+}
+
+bool Fingerprinter::TitleCounts(uint32_t tokens) const {
+  return !normalized_title_.empty() && !normalized_.empty() &&
+         tokens < options_.short_text_tokens;
+}
+
+Digest128 Fingerprinter::ContentDigest(std::string_view body, bool title_counts) {
+  // No text: fall back to the bytes, so that two empty or binary pages only
+  // match when they are byte-identical. Always the whole body: a truncated
+  // prefix would make different files look identical.
+  if (normalized_.empty()) return Sha256Digest128(body);
+  if (!title_counts) return Sha256Digest128(normalized_);
+  // Normalized text holds no newline, so the two parts cannot run together.
+  digest_input_.assign(normalized_title_);
+  digest_input_.push_back('\n');
+  digest_input_ += normalized_;
+  return Sha256Digest128(digest_input_);
+}
+
+std::optional<MinHashSketch> Fingerprinter::Sketch(bool title_counts) {
+  // The same shingles as the SimHash, already sorted: no second pass over the text.
+  const std::span<const uint64_t> shingles = simhasher_.shingles();
+  if (!title_counts) return minhasher_.Sketch(shingles);
+  // The text alone decides whether there is enough to sketch: a repeated
+  // word under a title is still a repeated word.
+  sketch_set_.assign(shingles.begin(), shingles.end());
+  const size_t distinct = CountDistinctSorted(sketch_set_);
+  if (distinct < options_.minhash.min_shingles) return std::nullopt;
+  AppendTitleFeatures(normalized_title_, distinct, &sketch_set_);
+  std::sort(sketch_set_.begin(), sketch_set_.end());
+  return minhasher_.Sketch(sketch_set_);
 }
 
 void Fingerprinter::ExtractText(const PageInput& page, std::string_view body,
@@ -76,6 +105,7 @@ void Fingerprinter::ExtractText(const PageInput& page, std::string_view body,
   normalized_.clear();
   blocks_.clear();
   emphasized_.clear();
+  normalized_title_.clear();
   if (page.text.has_value()) {
     std::string_view text = CutAtCharBoundary(*page.text, options_.max_body_bytes);
     out->truncated = out->truncated || text.size() < page.text->size();
@@ -115,8 +145,8 @@ void Fingerprinter::ExtractHtml(std::string_view body, std::string_view content_
       emphasized_.push_back(blocks_.back());
     }
   }
-  std::string title = content::NormalizeForHashing(out->title, options_.normalize);
-  if (!title.empty()) emphasized_.push_back(std::move(title));
+  normalized_title_ = content::NormalizeForHashing(out->title, options_.normalize);
+  if (!normalized_title_.empty()) emphasized_.push_back(normalized_title_);
 }
 
 // MainContent::Text() separates blocks by a blank line, so the paragraphs of

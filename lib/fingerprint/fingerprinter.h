@@ -18,6 +18,7 @@
 #include "fingerprint/minhash.h"
 #include "fingerprint/simhash.h"
 #include "fingerprint/text_simhash.h"
+#include "fingerprint/title_features.h"
 #include "fingerprint/version.h"
 #include "url/canonicalizer.h"
 
@@ -39,12 +40,15 @@ struct PageFingerprint {
   std::string text;     // the main text, before normalization
   uint32_t tokens = 0;  // tokens in the normalized text (unspaced scripts: characters)
   Digest128 url;        // Sha256Digest128(canonical_url.spec)
-  // Sha256Digest128 of the normalized main text; of the whole raw body when
-  // the content is not text or no text was found.
+  // Sha256Digest128 of the normalized main text, preceded by the normalized
+  // title and a newline when the text is shorter than short_text_tokens and
+  // the page has a title; of the whole raw body when the content is not text
+  // or no text was found.
   Digest128 content;
   std::string payload;              // PayloadDigest(raw body): always the whole body
   std::optional<uint64_t> simhash;  // absent below near.min_tokens
-  // MinHash of the main text's shingles: absent when there is no SimHash,
+  // MinHash of the main text's shingles (and, below short_text_tokens, of
+  // the title's words): absent when there is no SimHash,
   // when the text has fewer than near.minhash_min_shingles distinct
   // shingles, or when near.minhash_slots is 0.
   std::optional<MinHashSketch> minhash;
@@ -59,6 +63,11 @@ struct FingerprintOptions {
   uint32_t min_tokens = 50;   // near.min_tokens
   double heading_weight = 2;  // near.heading_weight
   MinHashOptions minhash;     // near.minhash_*
+  // Below this many tokens of main text, the page's title is part of its
+  // identity: its content digest covers title and text, and its MinHash set
+  // holds the title's words as a third of it (content.short_text_tokens;
+  // title_features.h says why). 0: titles never count.
+  uint32_t short_text_tokens = 1500;
   content::ExtractionOptions extraction;
   content::NormalizeOptions normalize;
   url::CanonicalizerOptions url;
@@ -89,6 +98,10 @@ class Fingerprinter {
   void AddParagraphs(std::string_view text);
   // Appends one normalized block to blocks_ and normalized_; false if empty.
   bool AddBlock(std::string normalized);
+  // Whether this page's title is part of its identity (short_text_tokens).
+  bool TitleCounts(uint32_t tokens) const;
+  Digest128 ContentDigest(std::string_view body, bool title_counts);
+  std::optional<MinHashSketch> Sketch(bool title_counts);
 
   FingerprintOptions options_;
   url::Canonicalizer canonicalizer_;
@@ -99,6 +112,9 @@ class Fingerprinter {
   std::string normalized_;               // the normalized main text: blocks_ joined by ' '
   std::vector<std::string> blocks_;      // the normalized blocks
   std::vector<std::string> emphasized_;  // the normalized title and headings
+  std::string normalized_title_;         // empty without a title
+  std::string digest_input_;             // title and text, for a short page's digest
+  std::vector<uint64_t> sketch_set_;     // text shingles and title features
   std::vector<std::string_view> block_views_;
   std::vector<std::string_view> emphasized_views_;
 };

@@ -61,6 +61,11 @@ StatusOr<FingerprintOptions> FingerprintOptionsFromConfig(const Config& config) 
   options.max_body_bytes = static_cast<size_t>(max_body_bytes);
   PS_RETURN_IF_ERROR(ReadNearOptions(config, &options));
   PS_RETURN_IF_ERROR(ReadMinHashOptions(config, &options.minhash));
+  PS_ASSIGN_OR_RETURN(int64_t short_text_tokens, config.GetInt("content.short_text_tokens"));
+  if (short_text_tokens < 0 || short_text_tokens > 1'000'000) {
+    return OutOfRange("content.short_text_tokens", "between 0 and 1000000");
+  }
+  options.short_text_tokens = static_cast<uint32_t>(short_text_tokens);
   PS_ASSIGN_OR_RETURN(options.extraction, content::ExtractionOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(options.normalize, content::NormalizeOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(options.url, url::CanonicalizerOptionsFromConfig(config));

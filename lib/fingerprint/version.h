@@ -16,7 +16,9 @@ namespace pagesieve::fingerprint {
 //   1  digests, tokenizer, shingles, weighted SimHash.
 //   2  MinHash sketches of the main text's shingles (their seed, mixer,
 //      densification and stored form are part of the algorithm); the
-//      extraction changes made alongside also change text and digests.
+//      extraction changes made alongside also change text and digests, and
+//      a short page's title joins its digest and its MinHash set
+//      (content.short_text_tokens). Nothing was released between these.
 inline constexpr int kFingerprintVersion = 2;
 
 }  // namespace pagesieve::fingerprint

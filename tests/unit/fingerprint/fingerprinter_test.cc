@@ -80,9 +80,16 @@ TEST_F(FingerprinterTest, ContentDigestIgnoresMarkupAndBoilerplateSpacing) {
   EXPECT_NE(Fingerprint(a).payload, Fingerprint(b).payload);
 }
 
-TEST_F(FingerprinterTest, ExtractedAndGivenTextDigestTheSame) {
-  PageFingerprint extracted = Fingerprint(Article("Library hours", kProse));
-  PageFingerprint given = Fingerprint("", "text/html", extracted.text);
+// A given text has no title: for a page shorter than content.short_text_tokens,
+// whose digest covers its title, the two differ (AShortPagesContentDigest...).
+TEST_F(FingerprinterTest, ExtractedAndGivenTextDigestTheSameWhenTitlesDoNotCount) {
+  FingerprintOptions options;
+  options.short_text_tokens = 0;
+  Fingerprinter untitled(options);
+  const std::string page = Article("Library hours", kProse);
+  PageFingerprint extracted = untitled.Fingerprint(PageInput{kUrl, "text/html", page, {}}).value();
+  PageFingerprint given =
+      untitled.Fingerprint(PageInput{kUrl, "text/html", "", extracted.text}).value();
   EXPECT_EQ(given.text, extracted.text);
   EXPECT_EQ(given.content, extracted.content);
   EXPECT_EQ(given.tokens, extracted.tokens);
@@ -175,6 +182,19 @@ TEST_F(FingerprinterTest, AnArticleInTheSameTemplateIsItsText) {
   EXPECT_EQ(fp.text.find("friendly place"), std::string::npos);
   EXPECT_NE(fp.content, Sha256Digest128(ForumThread("1017", posts)));
   EXPECT_TRUE(fp.simhash.has_value());
+}
+
+TEST_F(FingerprinterTest, AShortPagesContentDigestCoversItsTitle) {
+  std::string page = Article("Library hours", kProse);
+  PageFingerprint fp = Fingerprint(page);
+  ASSERT_LT(fp.tokens, options_.short_text_tokens);
+  std::string retitled = page;
+  retitled.replace(retitled.find("A title"), 7, "Another title");
+  EXPECT_NE(Fingerprint(retitled).content, fp.content);
+  EXPECT_EQ(Fingerprint(retitled).text, fp.text);
+  // Over the normalized title, a newline and the normalized text.
+  EXPECT_EQ(fp.content, Sha256Digest128(content::NormalizeForHashing("A title") + "\n" +
+                                        content::NormalizeForHashing(fp.text)));
 }
 
 TEST_F(FingerprinterTest, EmptyBodyIsFingerprinted) {

@@ -54,19 +54,79 @@ TEST(MinHashPageTest, EditedCopyIsSimilarAndUnrelatedTextIsNot) {
   EXPECT_LT(Jaccard(original, FingerprintOf(random.Text(400))), 0.05);
 }
 
-// Title and headings weigh in the SimHash but are not part of the shingle
-// set, so a crawler's extracted text sketches like the page it came from.
-TEST(MinHashPageTest, ExtractedAndGivenTextHaveTheSameSketch) {
+// Headings weigh in the SimHash but are not part of the shingle set, and a
+// long page's title is not either, so a crawler's extracted text sketches
+// like the page it came from.
+TEST(MinHashPageTest, ExtractedAndGivenTextOfALongPageHaveTheSameSketch) {
   std::string html = "<html><head><title>Title words</title></head><body><article><h1>Head</h1>";
   RandomText random(3);
   for (int i = 0; i < 5; ++i) html += "<p>" + random.Text(40) + "</p>";
   html += "</article></body></html>";
-  Fingerprinter fingerprinter{FingerprintOptions{}};
+  FingerprintOptions options;
+  options.short_text_tokens = 100;  // the page has 200 tokens: long
+  Fingerprinter fingerprinter{options};
   PageFingerprint extracted = fingerprinter.Fingerprint({kUrl, "text/html", html, {}}).value();
   PageFingerprint given =
       fingerprinter.Fingerprint({kUrl, "text/html", "", extracted.text}).value();
   ASSERT_TRUE(extracted.minhash.has_value());
   EXPECT_EQ(extracted.minhash, given.minhash);
+}
+
+// content.short_text_tokens: below it, the title's words are a third of the
+// set, so two short pages that share their text (a site's chrome taken for
+// the article, a stock message) only match when their titles agree.
+class ShortPageTitleTest : public ::testing::Test {
+ protected:
+  static std::string Page(std::string_view title, const std::string& text) {
+    return "<html><head><title>" + std::string(title) +
+           "</title></head><body><article><p>" + text + "</p></article></body></html>";
+  }
+  PageFingerprint Of(std::string_view title, const std::string& text) {
+    return fingerprinter_.Fingerprint({kUrl, "text/html", Page(title, text), {}}).value();
+  }
+  Fingerprinter fingerprinter_{FingerprintOptions{}};
+  std::string text_ = RandomText(6).Text(300);
+};
+
+TEST_F(ShortPageTitleTest, TheSameTextUnderAnotherTitleIsNotSimilar) {
+  PageFingerprint a = Of("Posts tagged winter", text_);
+  PageFingerprint b = Of("Articles by Anna Berg", text_);
+  ASSERT_EQ(a.text, b.text);
+  EXPECT_LT(Jaccard(a, b), 0.6);  // about half the text's J of 1
+  EXPECT_NE(a.content, b.content);
+}
+
+TEST_F(ShortPageTitleTest, TheSameTitleAndTextAreOnePage) {
+  EXPECT_EQ(Of("Posts tagged winter", text_).content, Of("Posts tagged winter", text_).content);
+  EXPECT_EQ(Jaccard(Of("Posts tagged winter", text_), Of("Posts tagged winter", text_)), 1.0);
+}
+
+TEST_F(ShortPageTitleTest, ATitleWithOneWordChangedKeepsTheCopySimilar) {
+  std::vector<std::string> words = RandomText(7).WordList(300);
+  PageFingerprint a = Of("Council votes to keep the library open on weekends",
+                         RandomText::Join(words));
+  words[150] = "changed";
+  PageFingerprint b = Of("Council votes to keep the library open on Sundays",
+                         RandomText::Join(words));
+  EXPECT_GT(Jaccard(a, b), 0.85);
+}
+
+TEST_F(ShortPageTitleTest, ALongPagesTitleDoesNotCount) {
+  FingerprintOptions options;
+  options.short_text_tokens = 200;
+  Fingerprinter long_pages(options);
+  PageFingerprint a =
+      long_pages.Fingerprint({kUrl, "text/html", Page("Posts tagged winter", text_), {}}).value();
+  PageFingerprint b =
+      long_pages.Fingerprint({kUrl, "text/html", Page("Articles by Anna Berg", text_), {}}).value();
+  EXPECT_EQ(a.content, b.content);
+  EXPECT_EQ(Jaccard(a, b), 1.0);
+}
+
+TEST_F(ShortPageTitleTest, ARepeatedWordUnderATitleStillGetsNoSketch) {
+  PageFingerprint fp = Of("A long title of many different words to fill the set", Repeat("spam ", 400));
+  EXPECT_TRUE(fp.simhash.has_value());
+  EXPECT_FALSE(fp.minhash.has_value());
 }
 
 TEST(MinHashPageTest, TextBelowMinTokensGetsNoSketch) {

@@ -77,6 +77,8 @@ TEST(FingerprintOptionsTest, OutOfRangeValuesAreRejectedByName) {
   ExpectRejected("near.minhash_bits=12", "near.minhash_bits");
   ExpectRejected("near.minhash_bits=0", "near.minhash_bits");
   ExpectRejected("near.minhash_min_shingles=0", "near.minhash_min_shingles");
+  ExpectRejected("content.short_text_tokens=-1", "content.short_text_tokens");
+  ExpectRejected("content.short_text_tokens=2000000", "content.short_text_tokens");
   ExpectRejected("max_body_bytes=0", "max_body_bytes");
   ExpectRejected("max_body_bytes=1099511627776", "max_body_bytes");
 }

@@ -89,7 +89,7 @@ TEST_F(RunMetricsTest, TimedTierStoresObserveEachLookupUnderItsStore) {
   ASSERT_TRUE(shard.LookupUrl("s", url, {}).ok());
   ASSERT_TRUE(shard.LookupUrl("s", url, {}).ok());
   ASSERT_TRUE(shard.LookupContent("s", url, {}).ok());
-  ASSERT_TRUE(shard.FindNear("s", 0xabcdef, 3, {}).ok());
+  ASSERT_TRUE(shard.FindNear("s", {0xabcdef, 3, {}}, {}).ok());
   testing::Exposition e = Scrape();
   EXPECT_EQ(e.Value("pagesieve_store_lookup_seconds_count", {{"store", "url"}}), 2);
   EXPECT_DOUBLE_EQ(*e.Value("pagesieve_store_lookup_seconds_sum", {{"store", "url"}}), 0.002);
