@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Duplicate precision and recall of pagesieve dedup, with default settings, on
-# a labelled stream built from real pages (bench/crawlgen). Fails below 0.95,
-# the bar the engine issue sets; the README quotes the full-stream figures.
-# The stream has every variant, the near-duplicate issue's included (crawlgen
-# --classic leaves those out); it is scored under the default scope.
+# Duplicate precision and recall of pagesieve dedup, with default settings and
+# fresh state, on a labelled stream built from real pages (bench/crawlgen),
+# under both scopes. Holds the near-duplicate issue's bars where we meet them
+# (precision 0.995 in both scopes; recall 0.99 under registered_domain) and
+# recall 0.98 under global, where syndicated copies on other sites are still
+# missed at times (README, "Performance and quality"). The README quotes the
+# three-seed figures of bench/crawlgen/quality_table.py.
 set -euo pipefail
 src=$1
 bin=$2
@@ -11,16 +13,24 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 python3 "$src/bench/crawlgen/crawlgen.py" --seed 7 --sites 120 -o "$work/stream.jsonl"
-"$bin" dedup -q --input "$work/stream.jsonl" --output "$work/verdicts.jsonl"
-python3 "$src/bench/crawlgen/score.py" --scope registered_domain "$work/stream.jsonl" \
-    "$work/verdicts.jsonl"
-python3 "$src/bench/crawlgen/score.py" --scope registered_domain "$work/stream.jsonl" \
-    "$work/verdicts.jsonl" --json \
-    >"$work/score.json"
-python3 - "$work/score.json" <<'PY'
+status=0
+for scope in registered_domain global; do
+  "$bin" dedup -q --input "$work/stream.jsonl" --output "$work/verdicts-$scope.jsonl" \
+      --state-dir "$work/state-$scope" --set "scope.key=$scope"
+  python3 "$src/bench/crawlgen/score.py" --scope "$scope" "$work/stream.jsonl" \
+      "$work/verdicts-$scope.jsonl"
+  python3 "$src/bench/crawlgen/score.py" --scope "$scope" "$work/stream.jsonl" \
+      "$work/verdicts-$scope.jsonl" --json >"$work/score-$scope.json"
+  min_recall=0.99
+  [ "$scope" = global ] && min_recall=0.98
+  python3 - "$work/score-$scope.json" "$min_recall" <<'PY' || status=1
 import json, sys
 r = json.load(open(sys.argv[1]))
-ok = r["precision"] >= 0.95 and r["recall"] >= 0.95 and r["without_verdict"] == 0
-print("precision %.4f recall %.4f: %s" % (r["precision"], r["recall"], "ok" if ok else "BELOW 0.95"))
+min_recall = float(sys.argv[2])
+ok = r["precision"] >= 0.995 and r["recall"] >= min_recall and r["without_verdict"] == 0
+print("%s: precision %.4f (at least 0.995) recall %.4f (at least %.2f): %s" % (
+    r["scope"], r["precision"], r["recall"], min_recall, "ok" if ok else "BELOW"))
 sys.exit(0 if ok else 1)
 PY
+done
+exit "$status"
