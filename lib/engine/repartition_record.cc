@@ -79,6 +79,28 @@ class Reader {
   bool ok_ = true;
 };
 
+// The near rule: max_distance, and from version 2 on jaccard and method
+// (a version 1 record keeps the defaults for those).
+Status ReadNearRule(Reader& in, char version, NearRule* rule) {
+  rule->max_distance = static_cast<int>(in.Varint());
+  if (version == kVersion1) return Status::Ok();
+  rule->jaccard = std::bit_cast<double>(in.Fixed64());
+  const uint64_t method = in.Varint();
+  if (method > static_cast<uint64_t>(NearMethod::kBoth)) {
+    return Status::InvalidArgument("repartition record: unknown near method");
+  }
+  rule->method = static_cast<NearMethod>(method);
+  return Status::Ok();
+}
+
+void ReadFingerprints(Reader& in, uint64_t flags, Fingerprints* fp) {
+  fp->url = in.Digest();
+  fp->content = in.Digest();
+  fp->payload = in.String();
+  if (flags & kSimhash) fp->simhash = in.Fixed64();
+  if (flags & kMinHash) fp->minhash = in.String();
+}
+
 }  // namespace
 
 std::string EncodeRepartitionRecord(const PreparedRecord& record) {
@@ -147,15 +169,7 @@ StatusOr<PreparedRecord> DecodeRepartitionRecord(std::string_view bytes) {
   PreparedRecord r;
   r.truncated = flags & kTruncated;
   r.status = static_cast<int>(in.Varint());
-  r.near.max_distance = static_cast<int>(in.Varint());
-  if (version == kVersion2) {
-    r.near.jaccard = std::bit_cast<double>(in.Fixed64());
-    const uint64_t method = in.Varint();
-    if (method > static_cast<uint64_t>(NearMethod::kBoth)) {
-      return Status::InvalidArgument("repartition record: unknown near method");
-    }
-    r.near.method = static_cast<NearMethod>(method);
-  }
+  PS_RETURN_IF_ERROR(ReadNearRule(in, version, &r.near));
   r.event_time = EventTimeFromMillis(static_cast<int64_t>(in.Fixed64()));
   r.partition = PartitionId(static_cast<int32_t>(in.Varint()));
   r.offset = Offset(static_cast<int64_t>(in.Varint()));
@@ -163,14 +177,7 @@ StatusOr<PreparedRecord> DecodeRepartitionRecord(std::string_view bytes) {
   r.url = in.String();
   r.canonical_url = in.String();
   r.scope = in.String();
-  if (flags & kFingerprints) {
-    Fingerprints& fp = r.fingerprints.emplace();
-    fp.url = in.Digest();
-    fp.content = in.Digest();
-    fp.payload = in.String();
-    if (flags & kSimhash) fp.simhash = in.Fixed64();
-    if (flags & kMinHash) fp.minhash = in.String();
-  }
+  if (flags & kFingerprints) ReadFingerprints(in, flags, &r.fingerprints.emplace());
   if (flags & kSource) {
     SourcePosition& source = r.source.emplace();
     source.topic = in.String();

@@ -78,13 +78,6 @@ class MinHashSketch {
 // different parameters: they cannot be compared.
 StatusOr<double> EstimateJaccard(const MinHashSketch& a, const MinHashSketch& b);
 
-// The LSH band keys of a sketch: band i is XXH3-64, seeded with
-// kMinHashSeed + i, of the encoded bytes of slots [i * rows, (i + 1) * rows).
-// Two sketches share band i exactly when those slots are all equal (up to
-// 64-bit hash collisions). InvalidArgument unless bands, rows >= 1 and
-// bands * rows <= slots.
-StatusOr<std::vector<uint64_t>> BandHashes(const MinHashSketch& sketch, int bands, int rows);
-
 // Computes sketches. Keeps its buffers between calls; not thread-safe: one
 // per thread.
 //

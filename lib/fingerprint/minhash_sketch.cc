@@ -1,6 +1,5 @@
 // MinHashSketch: its stored form, Jaccard estimates and LSH band keys.
 
-#include <xxhash.h>
 
 #include <algorithm>
 #include <cmath>
@@ -110,23 +109,6 @@ StatusOr<double> EstimateJaccard(const MinHashSketch& a, const MinHashSketch& b)
   const double chance = std::ldexp(1.0, -a.bits());
   const double agree = static_cast<double>(equal) / a.slots();
   return std::clamp((agree - chance) / (1.0 - chance), 0.0, 1.0);
-}
-
-StatusOr<std::vector<uint64_t>> BandHashes(const MinHashSketch& sketch, int bands, int rows) {
-  if (bands < 1 || rows < 1 || bands > sketch.slots() / rows) {
-    return Status::InvalidArgument(std::to_string(bands) + " bands of " + std::to_string(rows) +
-                                   " rows do not fit a MinHash sketch of " +
-                                   Describe(sketch.slots(), sketch.bits()));
-  }
-  std::vector<uint64_t> out(static_cast<size_t>(bands));
-  std::string bytes;
-  for (int i = 0; i < bands; ++i) {
-    const size_t begin = static_cast<size_t>(i) * rows;
-    bytes.clear();
-    AppendSlots(sketch, begin, begin + rows, &bytes);
-    out[i] = XXH3_64bits_withSeed(bytes.data(), bytes.size(), kMinHashSeed + i);
-  }
-  return out;
 }
 
 }  // namespace pagesieve::fingerprint

@@ -104,40 +104,5 @@ TEST(MinHashSketchTest, EstimateCountsEqualSlots) {
   EXPECT_EQ(EstimateJaccard(a, a).value(), 1.0);
 }
 
-TEST(MinHashBandsTest, OneKeyPerBandFromItsOwnSlots) {
-  MinHashSketch a = RandomSketch(128, 16, 9);
-  std::vector<uint64_t> keys = BandHashes(a, 21, 6).value();
-  ASSERT_EQ(keys.size(), 21u);
-  std::vector<uint32_t> values(a.values().begin(), a.values().end());
-  values[6 * 3 + 2] ^= 1;  // a slot of band 3
-  values[126] ^= 1;        // past the 21 * 6 = 126 banded slots
-  std::vector<uint64_t> changed =
-      BandHashes(MinHashSketch::Create(16, values).value(), 21, 6).value();
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (i == 3) {
-      EXPECT_NE(keys[i], changed[i]);
-    } else {
-      EXPECT_EQ(keys[i], changed[i]) << "band " << i;
-    }
-  }
-}
-
-// Equal slots in two bands still give two keys, so one index can hold all bands.
-TEST(MinHashBandsTest, BandsWithEqualSlotsHaveDifferentKeys) {
-  MinHashSketch zeros = MinHashSketch::Create(16, std::vector<uint32_t>(128, 0)).value();
-  std::vector<uint64_t> keys = BandHashes(zeros, 16, 8).value();
-  EXPECT_NE(keys[0], keys[1]);
-}
-
-TEST(MinHashBandsTest, BandsMustFitTheSketch) {
-  MinHashSketch a = RandomSketch(128, 16, 10);
-  EXPECT_TRUE(BandHashes(a, 16, 8).ok());
-  EXPECT_TRUE(BandHashes(a, 1, 128).ok());
-  EXPECT_FALSE(BandHashes(a, 17, 8).ok());
-  EXPECT_FALSE(BandHashes(a, 0, 8).ok());
-  EXPECT_FALSE(BandHashes(a, 8, 0).ok());
-  EXPECT_FALSE(BandHashes(a, 1, 129).ok());
-}
-
 }  // namespace
 }  // namespace pagesieve::fingerprint

@@ -144,11 +144,11 @@ std::string GoldenSketch(int slots, int bits, int version = 2) {
   return s;
 }
 
-// What fingerprint::BandHashes(MinHashSketch::Create(bits, those values),
-// bands, rows) returned for the sketches of GoldenSketch at fingerprint
-// version 2 (a one-off program linking lib/fingerprint printed them): the
-// store computes the keys lib/fingerprint documents, from the bytes alone.
-TEST(LshBandsTest, KeysAreFingerprintBandHashesOfTheEncodedSketch) {
+// Band keys of the sketches of GoldenSketch, as printed once by the band
+// hashing lib/fingerprint had then (band i: XXH3-64, seeded with
+// kMinHashSeed + i, of the bytes of its slots). The keys decide which
+// entries an index finds; they must not change within a fingerprint version.
+TEST(LshBandsTest, KeysOfGoldenSketchesAreStable) {
   struct Case {
     int slots, bits, bands, rows;
     std::vector<uint64_t> keys;
@@ -190,6 +190,34 @@ TEST(LshBandsTest, SketchesOfOtherParametersHaveNoKeys) {
   EXPECT_FALSE(lsh.Keys(sketch.substr(0, sketch.size() - 1), &keys));
   EXPECT_TRUE(lsh.Keys(sketch, &keys));
   EXPECT_EQ(keys.size(), 25u);
+}
+
+TEST(LshBandsTest, EachKeyComesFromItsOwnBandsSlots) {
+  const LshBands lsh = LshBands::FromBandsRows(256, 8, 25, 8).value();
+  const std::string a = GoldenSketch(256, 8);
+  std::string b = a;
+  b[4 + 3 * 8 + 2] ^= 1;  // a slot of band 3
+  b[4 + 250] ^= 1;        // past the 25 x 8 banded slots
+  std::vector<uint64_t> ka, kb;
+  ASSERT_TRUE(lsh.Keys(a, &ka));
+  ASSERT_TRUE(lsh.Keys(b, &kb));
+  for (size_t i = 0; i < ka.size(); ++i) {
+    if (i == 3) {
+      EXPECT_NE(ka[i], kb[i]);
+    } else {
+      EXPECT_EQ(ka[i], kb[i]) << "band " << i;
+    }
+  }
+}
+
+// Equal slots in two bands still give two keys, so one index can hold all bands.
+TEST(LshBandsTest, BandsWithEqualSlotsHaveDifferentKeys) {
+  const LshBands lsh = LshBands::FromBandsRows(256, 8, 25, 8).value();
+  std::string zeros = GoldenSketch(256, 8);
+  for (size_t i = 4; i < zeros.size(); ++i) zeros[i] = 0;
+  std::vector<uint64_t> keys;
+  ASSERT_TRUE(lsh.Keys(zeros, &keys));
+  EXPECT_NE(keys[0], keys[1]);
 }
 
 TEST(LshBandsTest, ShareBandComparesTheBytesOfWholeBands) {
