@@ -95,8 +95,11 @@ std::optional<MinHashSketch> Fingerprinter::Sketch(bool title_counts) {
   sketch_set_.assign(shingles.begin(), shingles.end());
   const size_t distinct = CountDistinctSorted(sketch_set_);
   if (distinct < options_.minhash.min_shingles) return std::nullopt;
+  const auto text_end = static_cast<std::ptrdiff_t>(sketch_set_.size());
   AppendTitleFeatures(normalized_title_, distinct, &sketch_set_);
-  std::sort(sketch_set_.begin(), sketch_set_.end());
+  // The shingles are sorted already: sort the title's features and merge.
+  std::sort(sketch_set_.begin() + text_end, sketch_set_.end());
+  std::inplace_merge(sketch_set_.begin(), sketch_set_.begin() + text_end, sketch_set_.end());
   return minhasher_.Sketch(sketch_set_);
 }
 
