@@ -17,6 +17,8 @@ struct Outcome {
   std::string of_id;
   std::string of_url;
   std::optional<int> distance;
+  std::optional<double> similarity;
+  std::string method;
 };
 
 std::string StringField(const nlohmann::json& j, const char* name) {
@@ -56,6 +58,9 @@ std::optional<std::pair<std::string, Outcome>> Parse(const OutputRecord& record)
   }
   auto distance = j.find("distance");
   if (distance != j.end() && distance->is_number_integer()) o.distance = distance->get<int>();
+  auto similarity = j.find("similarity");
+  if (similarity != j.end() && similarity->is_number()) o.similarity = similarity->get<double>();
+  o.method = StringField(j, "method");
   return std::make_pair(id, o);
 }
 
@@ -74,7 +79,8 @@ void PickExamples(const std::vector<SampleEvent>& events,
       }
       const Outcome& o = it->second;
       summary.examples.push_back(
-          {std::string(ExpectedName(o.got)), o.url, o.of_url, o.distance, e.label.variant});
+          {std::string(ExpectedName(o.got)), o.url, o.of_url, o.distance, o.similarity, o.method,
+           e.label.variant});
       break;
     }
   }

@@ -16,7 +16,9 @@ struct DuplicateExample {
   std::string tier;
   std::string url;
   std::string of_url;
-  std::optional<int> distance;
+  std::optional<int> distance;       // SimHash bits, near tier
+  std::optional<double> similarity;  // estimated Jaccard, near tier, when both had sketches
+  std::string method;                // what decided a near duplicate: simhash or minhash
   std::string variant;
 };
 

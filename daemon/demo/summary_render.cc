@@ -55,12 +55,21 @@ std::string Table(const DemoSummary& s) {
   return out;
 }
 
+// ", MinHash similarity 0.98 (SimHash distance 1)": what decided first.
+std::string NearWhy(const DuplicateExample& x) {
+  const std::string distance = "SimHash distance " + std::to_string(x.distance.value_or(-1));
+  if (x.method == "minhash" && x.similarity) {
+    return Format(", MinHash similarity %.2f", *x.similarity) + " (" + distance + ")";
+  }
+  return ", " + distance;
+}
+
 std::string Examples(const DemoSummary& s) {
   std::string out = "\nExamples of duplicates:\n";
   for (const DuplicateExample& x : s.examples) {
     std::string why = x.tier + " tier";
     if (x.tier == "exact") why += ", same main text";
-    if (x.tier == "near") why += ", SimHash distance " + std::to_string(x.distance.value_or(-1));
+    if (x.tier == "near") why += NearWhy(x);
     out += "  " + x.url + "\n    duplicates " + (x.of_url.empty() ? "(unknown)" : x.of_url) +
            "\n    " + why + ": " + Why(x.variant) + "\n";
   }
@@ -81,8 +90,8 @@ std::string RenderText(const DemoSummary& s, const DemoContext& c) {
   for (const std::string& m : s.mismatches) out += "  differs: " + m + "\n";
   if (!s.mismatches.empty()) {
     out +=
-        "  (a near-duplicate decided unique is one whose SimHash moved more than\n"
-        "   near.max_distance bits: about 1 % of one-word edits here; docs/demo.md)\n";
+        "  (a near-duplicate decided unique is one whose estimated similarity fell\n"
+        "   below near.jaccard; docs/demo.md)\n";
   }
   if (!s.examples.empty()) out += Examples(s);
   const double rate = s.decide_seconds > 0 ? static_cast<double>(s.events) / s.decide_seconds : 0;
@@ -110,6 +119,10 @@ std::string RenderJson(const DemoSummary& s, const DemoContext& c) {
                         {"url", x.url},
                         {"duplicate_of", x.of_url},
                         {"distance", x.distance ? nlohmann::ordered_json(*x.distance) : nullptr},
+                        {"similarity",
+                         x.similarity ? nlohmann::ordered_json(*x.similarity) : nullptr},
+                        {"method", x.method.empty() ? nlohmann::ordered_json(nullptr)
+                                                    : nlohmann::ordered_json(x.method)},
                         {"variant", x.variant}});
   }
   nlohmann::ordered_json j = {

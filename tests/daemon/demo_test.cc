@@ -175,12 +175,12 @@ TEST(SampleCrawlTest, AChangedPageReusesAnEarlierUrlForAnotherArticle) {
 // The whole demo: mock cluster, topics, the sample, pagesieve run as a
 // backfill, the verdicts read back and set against the labels.
 //
-// Every tier must match its label exactly, except that a labelled
-// near-duplicate may be decided unique: a one-vowel edit or a one-word
-// correction line moves a 64-bit SimHash of a 1,000-word article by more
-// than near.max_distance (3) bits about 1 % of the time (docs/demo.md), so
-// exact equality would hold or fail by the luck of the seed. A broken near
-// tier misses far more than the 10 % allowed here.
+// Every tier must match its label exactly. With SimHash alone, a one-vowel
+// edit or a one-word correction line moved the 64-bit SimHash of a
+// 1,000-word article past near.max_distance about 1 % of the time; the near
+// tier now decides by estimated Jaccard (near.method = both), which kept
+// every one of 2,249 labelled near-duplicates over ten seeds at 0.973 or
+// more against the 0.8 it needs (docs/demo.md).
 TEST(DemoCommandTest, VerdictsByTierMatchTheSampleLabels) {
   const testing::ProcessResult r = testing::RunPagesieve({"demo", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
@@ -194,15 +194,14 @@ TEST(DemoCommandTest, VerdictsByTierMatchTheSampleLabels) {
   for (Expected e : kAllExpected)
     EXPECT_EQ(summary["expected"][std::string(ExpectedName(e))],
               labelled[std::string(ExpectedName(e))]);
-  for (const char* tier : {"url", "exact", "skipped", "dead_letter"}) {
+  for (const char* tier : {"unique", "url", "exact", "near", "skipped", "dead_letter"}) {
     EXPECT_EQ(got[tier], labelled[tier]) << tier << ": " << summary["mismatches"];
   }
-  const int near_missed = labelled["near"] - got["near"].get<int>();
-  EXPECT_GE(near_missed, 0) << summary["mismatches"];
-  EXPECT_LE(near_missed * 10, labelled["near"]) << summary["mismatches"];
-  EXPECT_EQ(got["unique"].get<int>(), labelled["unique"] + near_missed) << summary["mismatches"];
-  for (const Json& m : summary["mismatches"]) {
-    EXPECT_THAT(m.get<std::string>(), HasSubstr("expected near, got unique"));
+  EXPECT_TRUE(summary["mismatches"].empty()) << summary["mismatches"];
+  for (const Json& x : summary["examples"]) {
+    if (x["tier"] == "near") {
+      EXPECT_EQ(x["method"], "minhash") << x;
+    }
   }
   EXPECT_EQ(summary["duplicate_of_as_labelled"], summary["duplicates_checked"]);
   EXPECT_FALSE(summary["examples"].empty());
