@@ -89,12 +89,12 @@ Digest128 Fingerprinter::ContentDigest(std::string_view body, bool title_counts)
 std::optional<MinHashSketch> Fingerprinter::Sketch(bool title_counts) {
   // The same shingles as the SimHash, already sorted: no second pass over the text.
   const std::span<const uint64_t> shingles = simhasher_.shingles();
-  if (!title_counts) return minhasher_.Sketch(shingles);
+  if (!title_counts || options_.minhash.slots == 0) return minhasher_.Sketch(shingles);
   // The text alone decides whether there is enough to sketch: a repeated
-  // word under a title is still a repeated word.
-  sketch_set_.assign(shingles.begin(), shingles.end());
-  const size_t distinct = CountDistinctSorted(sketch_set_);
+  // word under a title is still a repeated word. Counted before copying.
+  const size_t distinct = CountDistinctSorted(shingles);
   if (distinct < options_.minhash.min_shingles) return std::nullopt;
+  sketch_set_.assign(shingles.begin(), shingles.end());
   const auto text_end = static_cast<std::ptrdiff_t>(sketch_set_.size());
   AppendTitleFeatures(normalized_title_, distinct, &sketch_set_);
   // The shingles are sorted already: sort the title's features and merge.

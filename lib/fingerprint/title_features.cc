@@ -13,7 +13,7 @@ constexpr uint64_t kTitleSalt = 0x7469746c65000000ull;  // "title"
 
 }  // namespace
 
-size_t CountDistinctSorted(const std::vector<uint64_t>& sorted) {
+size_t CountDistinctSorted(std::span<const uint64_t> sorted) {
   if (sorted.empty()) return 0;
   size_t n = 1;
   for (size_t i = 1; i < sorted.size(); ++i) n += sorted[i] != sorted[i - 1];

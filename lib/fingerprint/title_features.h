@@ -4,6 +4,7 @@
 // ("Short pages: the title counts").
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +27,6 @@ void AppendTitleFeatures(std::string_view normalized_title, size_t text_features
                          std::vector<uint64_t>* features);
 
 // How many distinct values a sorted sequence holds.
-size_t CountDistinctSorted(const std::vector<uint64_t>& sorted);
+size_t CountDistinctSorted(std::span<const uint64_t> sorted);
 
 }  // namespace pagesieve::fingerprint

@@ -48,7 +48,8 @@ TEST(TitleFeaturesTest, UnspacedScriptsCountByCharacter) {
 
 TEST(TitleFeaturesTest, CountsDistinctValuesOfASortedSequence) {
   EXPECT_EQ(CountDistinctSorted({}), 0u);
-  EXPECT_EQ(CountDistinctSorted({1, 1, 2, 5, 5, 5}), 3u);
+  const std::vector<uint64_t> sorted = {1, 1, 2, 5, 5, 5};
+  EXPECT_EQ(CountDistinctSorted(sorted), 3u);
 }
 
 }  // namespace
