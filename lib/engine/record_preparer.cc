@@ -28,11 +28,20 @@ StatusOr<EventTime> RecordPreparer::EventTimeOf(const std::optional<EventTime>& 
                                    "' field and no record timestamp to default to");
   }
   // A clock far ahead would push the watermark past every entry's TTL.
-  if (options_.max_future.count() > 0 &&
-      *t > EventTime::FromWallClock(clock_.Now()) + options_.max_future) {
-    return Status::InvalidArgument("event time " + FormatRfc3339(*t) + " is more than " +
-                                   FormatDuration(options_.max_future) +
-                                   " ahead of the clock (event.max_future)");
+  // The bound is judged against the record's own timestamp when it has one
+  // (Kafka stores it with the record), so a replay refuses exactly what the
+  // live run refused; only records without one (files) use the clock.
+  if (options_.max_future.count() > 0) {
+    const bool by_record = record.timestamp.has_value();
+    const EventTime reference =
+        by_record ? *record.timestamp : EventTime::FromWallClock(clock_.Now());
+    if (*t > reference + options_.max_future) {
+      return Status::InvalidArgument(
+          "event time " + FormatRfc3339(*t) + " is more than " +
+          FormatDuration(options_.max_future) +
+          (by_record ? " ahead of the record's timestamp" : " ahead of the clock") +
+          " (event.max_future)");
+    }
   }
   return *t;
 }

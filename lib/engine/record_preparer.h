@@ -21,8 +21,9 @@ namespace pagesieve::engine {
 // error's message as the reason.
 class RecordPreparer {
  public:
-  // `clock` bounds how far in the future an event time may be
-  // (event.max_future); it must outlive the preparer.
+  // `clock` bounds how far in the future the event time of a record without
+  // a timestamp of its own may be (event.max_future; a record with one is
+  // judged against it); it must outlive the preparer.
   RecordPreparer(const EngineOptions& options, const Clock& clock);
 
   StatusOr<PreparedRecord> Prepare(const InputRecord& record);
