@@ -3,6 +3,7 @@
 #include <librdkafka/rdkafkacpp.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace pagesieve::kafka {
 namespace {
@@ -94,6 +95,10 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
   PS_ASSIGN_OR_RETURN(o.output.skipped, config.GetString("output.skipped"));
   PS_ASSIGN_OR_RETURN(o.output.dead_letter, config.GetString("output.dead_letter"));
   PS_ASSIGN_OR_RETURN(o.output.include_body, config.GetBool("output.include_body"));
+  for (const auto* table : {&o.common, &o.producer}) {  // the producer's wins
+    auto it = table->find("message.max.bytes");
+    if (it != table->end()) o.output.max_message_bytes = std::strtoll(it->second.c_str(), nullptr, 10);
+  }
   PS_ASSIGN_OR_RETURN(o.changelog.enabled, config.GetBool("changelog.enabled"));
   PS_ASSIGN_OR_RETURN(o.changelog.topic, config.GetString("changelog.topic"));
   if (o.changelog.topic.empty()) o.changelog.topic = o.group_id + "-state-changelog";
@@ -184,8 +189,20 @@ StatusOr<std::unique_ptr<RdKafka::Conf>> RestoreConsumerConf(const KafkaOptions&
 
 StatusOr<std::unique_ptr<RdKafka::Conf>> ProducerConf(const KafkaOptions& o) {
   const std::map<std::string, std::string> base = {{"bootstrap.servers", o.bootstrap_servers}};
-  return BuildConf(
-      {&base, &DefaultProducerProperties(), &o.common, &o.producer, &FixedProducerProperties()});
+  // A batch of small messages must fit the smallest topic as one message
+  // must (librdkafka's floor for both is 1000 bytes).
+  const int64_t limit = std::max<int64_t>(o.output.max_message_bytes, 1000);
+  std::map<std::string, std::string> sized = {{"message.max.bytes", std::to_string(limit)}};
+  for (const auto* table : {&o.common, &o.producer}) {
+    auto it = table->find("batch.size");
+    if (it != table->end()) sized["batch.size"] = it->second;
+  }
+  auto batch = sized.find("batch.size");
+  if (batch == sized.end() || std::strtoll(batch->second.c_str(), nullptr, 10) > limit) {
+    sized["batch.size"] = std::to_string(limit);
+  }
+  return BuildConf({&base, &DefaultProducerProperties(), &o.common, &o.producer, &sized,
+                    &FixedProducerProperties()});
 }
 
 Status CheckClientConfs(const KafkaOptions& options) {

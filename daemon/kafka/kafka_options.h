@@ -22,6 +22,13 @@ struct OutputTopics {
   std::string skipped;
   std::string dead_letter;
   bool include_body = false;
+  // The largest message the producer and every topic it writes accept (the
+  // producer's message.max.bytes, lowered at start-up to the smallest
+  // max.message.bytes of the topics). A message over it would fail delivery
+  // after every restart, so the output leaves out what it can instead: a
+  // verdict its body, a dead letter the end of the record it quotes.
+  int64_t max_message_bytes = kLibrdkafkaMessageMaxBytes;
+  static constexpr int64_t kLibrdkafkaMessageMaxBytes = 1'000'000;  // its default
 
   // Every distinct topic, for start-up checks.
   std::vector<std::string> All() const;

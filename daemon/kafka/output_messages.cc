@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+
 #include "engine/repartition_record.h"
 
 namespace pagesieve::kafka {
@@ -42,6 +44,21 @@ std::optional<std::pair<std::string, std::string>> RawBody(const std::string& ev
   return found;
 }
 
+// What a message costs in a record batch besides its value: its key and
+// headers, and the batch's and the record's framing (61 bytes and a few
+// varints), with room to spare.
+constexpr int64_t kFramingBytes = 256;
+
+int64_t SizeWithout(const OutputMessage& m) {
+  int64_t n = kFramingBytes + (m.key ? static_cast<int64_t>(m.key->size()) : 0);
+  for (const auto& [name, value] : m.headers) n += name.size() + value.size() + 8;
+  return n;
+}
+
+bool Fits(const OutputMessage& m, int64_t extra, int64_t limit) {
+  return SizeWithout(m) + static_cast<int64_t>(m.value.size()) + extra <= limit;
+}
+
 }  // namespace
 
 OutputMessage VerdictMessage(const engine::Verdict& verdict, const SourceRecord& input,
@@ -53,28 +70,34 @@ OutputMessage VerdictMessage(const engine::Verdict& verdict, const SourceRecord&
   m.topic = TopicFor(kind, topics);
   m.key = forwarded ? forwarded->key : input.key;
   m.value = engine::EncodeVerdictJson(verdict);
+  m.headers.emplace_back(kVerdictHeader, std::string(engine::VerdictKindName(kind)));
+  if (verdict.decision.tier) {
+    m.headers.emplace_back(kTierHeader, std::string(engine::TierName(*verdict.decision.tier)));
+  }
   if (topics.include_body && kind == engine::VerdictKind::kUnique) {
     std::optional<std::pair<std::string, std::string>> body;
+    // The body's size when it is left out (here or by the re-keying stage).
+    int64_t omitted = forwarded ? forwarded->body_omitted_bytes.value_or(-1) : -1;
     if (!forwarded) {
       body = RawBody(input.value, body_field, body_base64_field);
     } else if (forwarded->body_field) {
       body.emplace(*forwarded->body_field, forwarded->body_json);
     }
-    if (body) {
-      m.value.pop_back();  // the closing brace
-      m.value += ",\"" + body->first + "\":" + body->second + "}";
+    if (body && !Fits(m, body->first.size() + body->second.size() + 4, topics.max_message_bytes)) {
+      omitted = static_cast<int64_t>(body->second.size());
+      body.reset();
     }
-  }
-  m.headers.emplace_back(kVerdictHeader, std::string(engine::VerdictKindName(kind)));
-  if (verdict.decision.tier) {
-    m.headers.emplace_back(kTierHeader, std::string(engine::TierName(*verdict.decision.tier)));
+    m.value.pop_back();  // the closing brace
+    if (body) m.value += ",\"" + body->first + "\":" + body->second;
+    if (omitted >= 0) m.value += ",\"body_omitted_bytes\":" + std::to_string(omitted);
+    m.value += "}";
   }
   return m;
 }
 
 OutputMessage RepartitionMessage(engine::PreparedRecord record, const SourceRecord& input,
                                  const std::string& topic, bool include_body,
-                                 const std::string& body_field,
+                                 int64_t max_message_bytes, const std::string& body_field,
                                  const std::string& body_base64_field) {
   engine::ForwardedFields& forwarded = record.forwarded.emplace();
   forwarded.key = input.key;
@@ -90,6 +113,13 @@ OutputMessage RepartitionMessage(engine::PreparedRecord record, const SourceReco
   m.topic = topic;
   m.key = record.scope;
   m.value = engine::EncodeRepartitionRecord(record);
+  if (forwarded.body_field && !Fits(m, 0, max_message_bytes)) {
+    // The record goes on without its page; its verdict will say so.
+    forwarded.body_omitted_bytes = static_cast<int64_t>(forwarded.body_json.size());
+    forwarded.body_field.reset();
+    forwarded.body_json.clear();
+    m.value = engine::EncodeRepartitionRecord(record);
+  }
   return m;
 }
 
@@ -98,12 +128,21 @@ OutputMessage DeadLetterMessage(const SourceRecord& input, const Status& error,
   OutputMessage m;
   m.topic = topics.dead_letter;
   m.key = input.key;
-  m.value = input.value;
   m.headers = input.headers;
   m.headers.emplace_back(kErrorHeader, error.message());
   m.headers.emplace_back(kSourceTopicHeader, input.stream);
   m.headers.emplace_back(kSourcePartitionHeader, std::to_string(input.partition.value()));
   m.headers.emplace_back(kSourceOffsetHeader, std::to_string(input.offset.value()));
+  // The input topic may take larger records than the dead-letter topic: the
+  // copy keeps what fits, and the position headers find the whole record.
+  const std::string original_size = std::to_string(input.value.size());
+  if (Fits(m, input.value.size(), topics.max_message_bytes)) {
+    m.value = input.value;
+  } else {
+    m.headers.emplace_back(kValueTruncatedHeader, original_size);
+    const int64_t room = topics.max_message_bytes - SizeWithout(m);
+    m.value = input.value.substr(0, static_cast<size_t>(std::max<int64_t>(room, 0)));
+  }
   return m;
 }
 

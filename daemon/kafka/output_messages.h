@@ -20,10 +20,13 @@ inline constexpr char kErrorHeader[] = "pagesieve-error";
 inline constexpr char kSourceTopicHeader[] = "pagesieve-source-topic";
 inline constexpr char kSourcePartitionHeader[] = "pagesieve-source-partition";
 inline constexpr char kSourceOffsetHeader[] = "pagesieve-source-offset";
+// On a dead letter whose record was cut to fit the topic: the whole size.
+inline constexpr char kValueTruncatedHeader[] = "pagesieve-value-truncated";
 
 // The verdict for `input`, to the topic of its kind, keyed by the input's
 // key. With include_body, a unique verdict also carries the page: the
-// event's "body" or "body_base64" copied as is (`body_field` names it).
+// event's "body" or "body_base64" copied as is (`body_field` names it), or,
+// when that would pass topics.max_message_bytes, "body_omitted_bytes".
 // A re-keyed record (its `forwarded` fields) takes its key and body from
 // there: the original event's, not the repartition record's.
 OutputMessage VerdictMessage(const engine::Verdict& verdict, const SourceRecord& input,
@@ -33,14 +36,15 @@ OutputMessage VerdictMessage(const engine::Verdict& verdict, const SourceRecord&
 // The re-keying stage's record for a prepared event (docs/rekey.md), to
 // `topic`, keyed by the event's scope so each scope's records share a
 // partition. It carries the input's key, and its body when include_body
-// needs it for a unique verdict.
+// needs it for a unique verdict and it fits `max_message_bytes`.
 OutputMessage RepartitionMessage(engine::PreparedRecord record, const SourceRecord& input,
                                  const std::string& topic, bool include_body,
-                                 const std::string& body_field,
+                                 int64_t max_message_bytes, const std::string& body_field,
                                  const std::string& body_base64_field);
 
 // A rejected record for the dead-letter topic: its original key, value and
-// headers, plus headers saying why and where it came from.
+// headers, plus headers saying why and where it came from. A value that
+// would pass topics.max_message_bytes is cut to fit, and says so.
 OutputMessage DeadLetterMessage(const SourceRecord& input, const Status& error,
                                 const OutputTopics& topics);
 

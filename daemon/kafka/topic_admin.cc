@@ -2,7 +2,9 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <cstdlib>
 #include <memory>
+#include <string_view>
 
 #include "common/duration.h"
 #include "common/status_or.h"
@@ -111,6 +113,55 @@ Status TopicAdmin::Delete(const std::vector<std::string>& topics) const {
   Queue queue(rd_kafka_queue_new(client.get()), &rd_kafka_queue_destroy);
   rd_kafka_DeleteTopics(client.get(), raw.data(), raw.size(), options.get(), queue.get());
   return Collect(queue.get(), bootstrap_servers_, timeout_, /*creating=*/false);
+}
+
+StatusOr<std::map<std::string, int64_t>> TopicAdmin::MaxMessageBytes(
+    const std::vector<std::string>& topics) const {
+  PS_ASSIGN_OR_RETURN(Client client, NewClient(bootstrap_servers_, common_));
+  using Resource =
+      std::unique_ptr<rd_kafka_ConfigResource_t, decltype(&rd_kafka_ConfigResource_destroy)>;
+  std::vector<Resource> owned;
+  std::vector<rd_kafka_ConfigResource_t*> raw;
+  for (const std::string& name : topics) {
+    owned.emplace_back(rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, name.c_str()),
+                       &rd_kafka_ConfigResource_destroy);
+    raw.push_back(owned.back().get());
+  }
+  Options options(rd_kafka_AdminOptions_new(client.get(), RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS),
+                  &rd_kafka_AdminOptions_destroy);
+  Queue queue(rd_kafka_queue_new(client.get()), &rd_kafka_queue_destroy);
+  rd_kafka_DescribeConfigs(client.get(), raw.data(), raw.size(), options.get(), queue.get());
+  Event event(rd_kafka_queue_poll(queue.get(), static_cast<int>(timeout_.count()) + 1000),
+              &rd_kafka_event_destroy);
+  if (!event) {
+    return Status::DeadlineExceeded("no answer from Kafka at " + bootstrap_servers_ + " within " +
+                                    FormatDuration(timeout_));
+  }
+  if (rd_kafka_event_error(event.get()) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Status::Unavailable(rd_kafka_event_error_string(event.get()));
+  }
+  size_t count = 0;
+  const rd_kafka_ConfigResource_t** results = rd_kafka_DescribeConfigs_result_resources(
+      rd_kafka_event_DescribeConfigs_result(event.get()), &count);
+  std::map<std::string, int64_t> limits;
+  for (size_t i = 0; i < count; ++i) {
+    const std::string name = rd_kafka_ConfigResource_name(results[i]);
+    if (rd_kafka_ConfigResource_error(results[i]) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      const char* why = rd_kafka_ConfigResource_error_string(results[i]);
+      return Status::Unavailable("cannot read the configuration of topic " + name + ": " +
+                                 (why ? why : "unknown error"));
+    }
+    size_t entries = 0;
+    const rd_kafka_ConfigEntry_t** configs = rd_kafka_ConfigResource_configs(results[i], &entries);
+    for (size_t j = 0; j < entries; ++j) {
+      const char* value = rd_kafka_ConfigEntry_value(configs[j]);
+      if (value != nullptr && std::string_view(rd_kafka_ConfigEntry_name(configs[j])) ==
+                                  "max.message.bytes") {
+        limits[name] = std::strtoll(value, nullptr, 10);
+      }
+    }
+  }
+  return limits;
 }
 
 }  // namespace pagesieve::kafka

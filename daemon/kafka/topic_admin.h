@@ -5,12 +5,13 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/status_or.h"
 #include "common/types.h"
 
 namespace pagesieve::kafka {
 
 // Creates and deletes topics through Kafka's admin API (CreateTopics,
-// DeleteTopics): the changelog topic of `pagesieve run`, and the topics of
+// DeleteTopics) and reads their limits (DescribeConfigs): the changelog topic of `pagesieve run`, and the topics of
 // `pagesieve demo --bootstrap`. `common` holds the [kafka.common] librdkafka
 // properties (security settings).
 // Each call blocks until the broker answered or `timeout` passed.
@@ -28,6 +29,10 @@ class TopicAdmin {
   Status Create(const std::vector<std::string>& topics, int partitions,
                 const std::map<std::string, std::string>& configs = {}) const;
   Status Delete(const std::vector<std::string>& topics) const;
+  // Each topic's max.message.bytes (DescribeConfigs): the largest record
+  // batch the broker accepts for it.
+  StatusOr<std::map<std::string, int64_t>> MaxMessageBytes(
+      const std::vector<std::string>& topics) const;
 
  private:
   std::string bootstrap_servers_;

@@ -96,10 +96,12 @@ Status KafkaStage::Start() {
     PS_RETURN_IF_ERROR(CheckWritable(state_options_.dir));
     PS_ASSIGN_OR_RETURN(state_, store::StateEnv::Create(state_options_));
   }
-  PS_ASSIGN_OR_RETURN(sink_, kafka::KafkaSink::Create(kafka_, &metrics_->delivery_errors));
   PS_ASSIGN_OR_RETURN(source_, KafkaSource::Create(kafka_, run_, *metrics_, clock_));
   PS_ASSIGN_OR_RETURN(int32_t input_partitions, CheckTopics(source_->consumer(), kafka_, run_.stage,
                                                             clock_, stop_requested_));
+  // Before the producer exists: its batches must fit the topics too.
+  PS_ASSIGN_OR_RETURN(kafka_.output.max_message_bytes, OutputSizeLimit(kafka_, run_.stage));
+  PS_ASSIGN_OR_RETURN(sink_, kafka::KafkaSink::Create(kafka_, &metrics_->delivery_errors));
   if (kafka_.changelog.enabled && stateful()) {
     restorer_ =
         std::make_unique<ChangelogRestorer>(kafka_, *state_, engine_.shard, clock_, *metrics_);

@@ -64,7 +64,7 @@ class KafkaStage {
   Status Shutdown();
   void LogProgress(bool force);
 
-  const kafka::KafkaOptions kafka_;
+  kafka::KafkaOptions kafka_;  // output.max_message_bytes is learnt at Start()
   const engine::EngineOptions engine_;
   store::StateEnvOptions state_options_;
   const RunOptions run_;

@@ -14,7 +14,8 @@ StatusOr<pipeline::OutputMessage> RekeyStage::Process(engine::PreparedRecord rec
                                                       engine::VerdictCounts& counts) {
   counts.AddRekeyed();
   return kafka::RepartitionMessage(std::move(record), input, kafka_.rekey.topic,
-                                   kafka_.output.include_body, options_.fields.body,
+                                   kafka_.output.include_body, kafka_.output.max_message_bytes,
+                                   options_.fields.body,
                                    options_.fields.body_base64);
 }
 

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "common/duration.h"
 #include "kafka/topic_admin.h"
@@ -98,6 +99,24 @@ StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptio
         EnsureChangelogTopic(kafka, PartitionsOf(topics, kafka.changelog.topic), input));
   }
   return input;
+}
+
+StatusOr<int64_t> OutputSizeLimit(const kafka::KafkaOptions& kafka, StageKind stage) {
+  std::vector<std::string> written = kafka.output.All();
+  if (stage == StageKind::kRekey) written.push_back(kafka.rekey.topic);
+  if (kafka.changelog.enabled && stage != StageKind::kRekey) written.push_back(kafka.changelog.topic);
+  const kafka::TopicAdmin admin(kafka.bootstrap_servers, kafka.common, kafka.startup_timeout);
+  PS_ASSIGN_OR_RETURN(auto limits, admin.MaxMessageBytes(written));
+  int64_t limit = kafka.output.max_message_bytes;
+  for (const auto& [topic, bytes] : limits) {
+    if (bytes > 0 && bytes < limit) {
+      spdlog::info("topic {} takes messages up to {} bytes (max.message.bytes): larger output "
+                   "leaves out bodies or is cut to fit",
+                   topic, bytes);
+      limit = bytes;
+    }
+  }
+  return limit;
 }
 
 }  // namespace pagesieve::run

@@ -24,4 +24,9 @@ StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptio
                               StageKind stage, const Clock& clock,
                               const std::atomic<bool>& stop_requested);
 
+// The largest message this stage may produce: the producer's
+// message.max.bytes, or the smallest max.message.bytes of the topics it
+// writes (outputs, changelog, repartition topic) when that is smaller.
+StatusOr<int64_t> OutputSizeLimit(const kafka::KafkaOptions& kafka, StageKind stage);
+
 }  // namespace pagesieve::run

@@ -33,6 +33,9 @@ struct ForwardedFields {
   std::optional<std::string> key;
   std::optional<std::string> body_field;
   std::string body_json;
+  // Set when the body was left out because the message would have exceeded
+  // the output topics' size limit: the body's size in bytes.
+  std::optional<int64_t> body_omitted_bytes;
 
   friend bool operator==(const ForwardedFields&, const ForwardedFields&) = default;
 };

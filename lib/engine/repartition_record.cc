@@ -24,7 +24,8 @@ enum Flag : uint64_t {
   kBody = 1 << 5,
   kSource = 1 << 6,
   kMinHash = 1 << 7,  // version 2
-  kAllFlags = (1 << 8) - 1,
+  kBodyOmitted = 1 << 8,  // version 2, since the output size limit
+  kAllFlags = (1 << 9) - 1,
 };
 
 void PutString(std::string* out, std::string_view s) {
@@ -113,6 +114,7 @@ std::string EncodeRepartitionRecord(const PreparedRecord& record) {
   if (record.forwarded && record.forwarded->body_field) flags |= kBody;
   if (record.source) flags |= kSource;
   if (record.fingerprints && !record.fingerprints->minhash.empty()) flags |= kMinHash;
+  if (record.forwarded && record.forwarded->body_omitted_bytes) flags |= kBodyOmitted;
 
   std::string out(kMagicPrefix);
   out.push_back(kVersion2);
@@ -145,6 +147,9 @@ std::string EncodeRepartitionRecord(const PreparedRecord& record) {
     PutString(&out, *record.forwarded->body_field);
     PutString(&out, record.forwarded->body_json);
   }
+  if (flags & kBodyOmitted) {
+    store::PutVarint64(&out, static_cast<uint64_t>(*record.forwarded->body_omitted_bytes));
+  }
   return out;
 }
 
@@ -158,7 +163,8 @@ StatusOr<PreparedRecord> DecodeRepartitionRecord(std::string_view bytes) {
   }
   Reader in(bytes.substr(kMagicPrefix.size() + 1));
   const uint64_t flags = in.Varint();
-  const uint64_t known = version == kVersion1 ? kAllFlags & ~uint64_t{kMinHash} : kAllFlags;
+  const uint64_t known =
+      version == kVersion1 ? kAllFlags & ~uint64_t{kMinHash | kBodyOmitted} : kAllFlags;
   if (flags & ~known) return Status::InvalidArgument("repartition record: unknown flags");
 
   // A record is skipped exactly when it carries no fingerprints.
@@ -192,6 +198,7 @@ StatusOr<PreparedRecord> DecodeRepartitionRecord(std::string_view bytes) {
     f.body_field = in.String();
     f.body_json = in.String();
   }
+  if (flags & kBodyOmitted) f.body_omitted_bytes = static_cast<int64_t>(in.Varint());
   if (!in.ok() || !in.done())
     return Status::InvalidArgument("repartition record: truncated or malformed");
   return r;

@@ -216,6 +216,46 @@ TEST_F(DaemonTest, OutputThatCannotBeDeliveredStopsTheDaemonBeforeItsCheckpoint)
   }
 }
 
+// With output.include_body, a unique verdict carrying a page larger than its
+// topic takes used to fail delivery after every restart, and nothing later
+// in the partition was decided. Now the body is left out (and the verdict
+// says how large it was): every record gets its verdict and the run ends.
+TEST_F(DaemonTest, AVerdictTooLargeForItsTopicLeavesOutTheBodyAndTheRunGoesOn) {
+  const std::string small = input_ + "-small";
+  ASSERT_TRUE(
+      CreateTopic(small, 2, std::chrono::seconds(30), {{"max.message.bytes", "16384"}}).ok());
+  std::vector<TestMessage> stream = LabelledStream({.seed = 12, .articles = 4, .sites = 8});
+  ASSERT_TRUE(Produce(input_, stream).ok());
+  const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"));
+  ProcessResult r = RunPagesieve({"run", "--config", config, "--set", "output.unique=" + small,
+                                  "--set", "output.include_body=true", "--from", "earliest",
+                                  "--until", "end"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int64_t published = 0;
+  for (const std::string& topic : {small, duplicate_, skipped_, dead_letter_}) {
+    StatusOr<int64_t> n = MessageCount(topic);
+    ASSERT_TRUE(n.ok()) << n.status().ToString();
+    published += *n;
+  }
+  EXPECT_EQ(published, static_cast<int64_t>(stream.size()));
+  int with_body = 0, omitted = 0;
+  for (int32_t p = 0; p < 2; ++p) {
+    StatusOr<std::vector<TestMessage>> messages = ReadPartition(small, p);
+    ASSERT_TRUE(messages.ok()) << messages.status().ToString();
+    for (const TestMessage& m : *messages) {
+      EXPECT_LE(m.value.size(), 16384u);
+      const Json v = Json::parse(m.value);
+      with_body += v.contains("body");
+      if (v.contains("body_omitted_bytes")) {
+        ++omitted;
+        EXPECT_GT(v["body_omitted_bytes"].get<int64_t>(), 10000) << v.dump();
+      }
+    }
+  }
+  EXPECT_GT(omitted, 0);
+  EXPECT_GT(with_body + omitted, 0);
+}
+
 TEST_F(DaemonTest, AMissingTopicStopsStartUpWithOneClearMessage) {
   const std::string config = WriteConfig("run", "group-" + input_, dir_.File("state"));
   const std::string missing_input = dir_.File("missing-input.toml");
