@@ -41,7 +41,7 @@ Histogram& SharedHistogram() {
 
 void BM_CounterIncrement(benchmark::State& state) {
   Counter& c = SharedCounter();
-  for (auto _ : state) c.Inc();
+  for (auto _ : state) c.Increment();
 }
 BENCHMARK(BM_CounterIncrement)->Threads(1)->Threads(2);
 
@@ -57,7 +57,7 @@ void BM_HistogramObserve(benchmark::State& state) {
   // Spread over the buckets as real latencies are: 0.1 ms .. 10 s.
   double v = 0.0001;
   for (auto _ : state) {
-    h.ObserveDuration(std::chrono::nanoseconds(static_cast<int64_t>(v * 1e9)));
+    ObserveDuration(h, std::chrono::nanoseconds(static_cast<int64_t>(v * 1e9)));
     v = v < 10 ? v * 1.37 : 0.0001;
   }
 }
@@ -70,10 +70,10 @@ void BM_Scrape(benchmark::State& state) {
   Registry registry;
   for (int f = 0; f < 12; ++f) {
     const bool per_store = f < 3;
-    GaugeFamily& family = registry.AddGauge(
-        "bench_gauge_" + std::to_string(f), "G.",
-        per_store ? std::vector<std::string>{"partition", "store"}
-                  : std::vector<std::string>{"partition"});
+    GaugeFamily& family =
+        registry.AddGauge("bench_gauge_" + std::to_string(f), "G.",
+                          per_store ? std::vector<std::string>{"partition", "store"}
+                                    : std::vector<std::string>{"partition"});
     for (int p = 0; p < 32; ++p) {
       if (!per_store) {
         family.WithLabels({std::to_string(p)}).Set(p * 1.5);
@@ -85,8 +85,9 @@ void BM_Scrape(benchmark::State& state) {
     }
   }
   for (int h = 0; h < 3; ++h) {
-    registry.AddHistogram("bench_histogram_" + std::to_string(h) + "_seconds", "H.", {},
-                          LatencyBuckets())
+    registry
+        .AddHistogram("bench_histogram_" + std::to_string(h) + "_seconds", "H.", {},
+                      LatencyBuckets())
         .Get()
         .Observe(0.01);
   }
