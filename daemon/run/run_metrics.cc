@@ -152,6 +152,7 @@ void RunMetrics::RemovePartition(PartitionId partition) {
     f->Remove({p});
   }
   for (const char* store : {"url", "exact", "near"}) store_entries.Remove({p, store});
+  for (const char* structure : {"bloom", "simhash_index"}) memory_bytes.Remove({p, structure});
 }
 
 void RunMetrics::SetReady(bool r) {
