@@ -57,6 +57,7 @@ pagesieve_require_config(CLI11 libcli11-dev)                 # subcommands and f
 pagesieve_require_pkg(zlib zlib zlib1g-dev)                  # gzipped test pages (tests, benchmarks)
 pagesieve_require_config(simdjson libsimdjson-dev)           # parsing events (16x nlohmann: docs/engine.md)
 pagesieve_require_pkg(httplib cpp-httplib libcpp-httplib-dev)  # the metrics/health HTTP listener
+pagesieve_require_pkg(prometheus_core prometheus-cpp-core prometheus-cpp-dev)  # metrics and their text format
 pagesieve_require_pkg(jemalloc jemalloc libjemalloc-dev)     # the executables' allocator (below)
 
 # pagesieve_allocator: what the daemon and the store benchmarks allocate

@@ -190,7 +190,7 @@ int Main(int argc, char** argv) {
     const double restore_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - r0).count();
     const double cpu_s = CpuSeconds() - cpu0;
-    const double bytes = static_cast<double>(metrics.restored_bytes.value());
+    const double bytes = metrics.restored_bytes.Value();
     std::printf("%12lld %10.1f %10.2f %12.2f %14.0f %10.1f\n", static_cast<long long>(n),
                 produce_s, restore_s, cpu_s, n / restore_s, bytes / 1e6 / restore_s);
     std::fflush(stdout);

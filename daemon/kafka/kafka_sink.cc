@@ -84,7 +84,7 @@ void KafkaSink::Poll(Duration wait) { producer_->poll(static_cast<int>(wait.coun
 void KafkaSink::Flush(Duration timeout) { producer_->flush(static_cast<int>(timeout.count())); }
 
 void KafkaSink::OnDelivery(void* opaque, bool failed, const std::string& error, int64_t offset) {
-  if (failed && delivery_errors_ != nullptr) delivery_errors_->Inc();
+  if (failed && delivery_errors_ != nullptr) delivery_errors_->Increment();
   std::unique_ptr<Ticket> ticket(static_cast<Ticket*>(opaque));
   if (!ticket) return;
   --unacknowledged_;

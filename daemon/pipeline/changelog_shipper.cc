@@ -12,7 +12,7 @@ Status ChangelogShipper::Begin(store::Shard& shard, Offset next_offset) {
                                         partition_.value(),
                                         !value.has_value()});
       }));
-  if (shipped_ != nullptr) shipped_->Inc(unsent_.size());
+  if (shipped_ != nullptr) shipped_->Increment(static_cast<double>(unsent_.size()));
   shipping_ = next_offset;
   return Status::Ok();
 }

@@ -51,7 +51,7 @@ Status Lane::ProcessBatch(BatchQueue::Batch& batch, engine::VerdictCounts& count
       unsent_.push_back(std::move(out).value());
     }
     if (options_.processing_latency != nullptr) {
-      options_.processing_latency->ObserveDuration(now - input.received_at);
+      metrics::ObserveDuration(*options_.processing_latency, now - input.received_at);
     }
     pending_bytes_ -= input.value.size();
     next_offset_ = input.lane_offset.Next();

@@ -60,7 +60,7 @@ bool Pipeline::DispatchCompletions() {
   for (CompletionQueue::Completion& c : done) {
     if (options_.fingerprint_time != nullptr) {
       for (std::chrono::nanoseconds t : c.batch->prepare_times) {
-        options_.fingerprint_time->ObserveDuration(t);
+        metrics::ObserveDuration(*options_.fingerprint_time, t);
       }
     }
     for (auto& [p, open] : lanes_) {

@@ -8,7 +8,7 @@ template <typename F>
 auto Timed(const Clock& clock, metrics::Histogram* into, F&& lookup) {
   const Clock::SteadyTime start = clock.SteadyNow();
   auto result = lookup();
-  into->ObserveDuration(clock.SteadyNow() - start);
+  metrics::ObserveDuration(*into, clock.SteadyNow() - start);
   return result;
 }
 

@@ -80,7 +80,7 @@ Status Assignment::TakeUp(const std::vector<PartitionId>& partitions, pipeline::
 }
 
 void Assignment::OnAssigned(const std::vector<PartitionId>& partitions, pipeline::Lanes& lanes) {
-  metrics_.rebalances.WithLabels({"assign"}).Inc();
+  metrics_.rebalances.WithLabels({"assign"}).Increment();
   std::vector<PartitionId> now;
   for (PartitionId p : partitions) {
     if (unowned_ != nullptr) unowned_->Owned(p);
@@ -130,7 +130,7 @@ std::vector<PartitionId> Assignment::StopRestoring(const std::vector<PartitionId
 }
 
 void Assignment::OnRevoked(const std::vector<PartitionId>& all, pipeline::Lanes& lanes) {
-  metrics_.rebalances.WithLabels({"revoke"}).Inc();
+  metrics_.rebalances.WithLabels({"revoke"}).Increment();
   const std::vector<PartitionId> partitions = StopRestoring(all);
   const auto deadline = clock_.SteadyNow() + run_.shutdown_timeout;
   for (PartitionId p : partitions) {
@@ -146,7 +146,7 @@ void Assignment::OnRevoked(const std::vector<PartitionId>& all, pipeline::Lanes&
 void Assignment::OnLost(const std::vector<PartitionId>& all, pipeline::Lanes& lanes) {
   // Another member may own these already: nothing is checkpointed or
   // committed, and what was decided since the last checkpoint is dropped.
-  metrics_.rebalances.WithLabels({"lost"}).Inc();
+  metrics_.rebalances.WithLabels({"lost"}).Increment();
   const std::vector<PartitionId> partitions = StopRestoring(all);
   for (PartitionId p : partitions) {
     spdlog::warn("lost {}-{}: dropping its work since the last checkpoint", consumer_.topic(),

@@ -106,8 +106,9 @@ StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
                                  .WithContext("restoring " + Name(kafka_.input_topic, p) +
                                               " from changelog offset " +
                                               std::to_string(m.offset().value())));
-          metrics_.restored_records.Inc();
-          metrics_.restored_bytes.Inc(key.size() + (value ? value->size() : 0));
+          metrics_.restored_records.Increment();
+          metrics_.restored_bytes.Increment(
+              static_cast<double>(key.size() + (value ? value->size() : 0)));
         }
         job.next = m.offset().Next();
         if (job.next >= job.end) {

@@ -79,13 +79,14 @@ void KafkaSource::Deliver(const kafka::Consumed& m, pipeline::Lanes& lanes) {
       r.stream + "-" + std::to_string(p.value()) + "-" + std::to_string(r.offset.value());
   r.position_in_verdict = true;
   r.received_at = clock_.SteadyNow();
-  if (lanes.Add(p, std::move(r))) metrics_.records_consumed.Inc();
+  if (lanes.Add(p, std::move(r))) metrics_.records_consumed.Increment();
 }
 
 void KafkaSource::Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) {
   // The shard's checkpoint is what a restart resumes from; a failed commit
   // only makes the group's view lag, so it is worth a warning, not a stop.
-  metrics_.checkpoints.Inc(offsets.size());  // a commit follows every checkpoint
+  metrics_.checkpoints.Increment(
+      static_cast<double>(offsets.size()));  // a commit follows every checkpoint
   const Status s = consumer_->Commit(offsets, sync);
   if (!s.ok()) spdlog::warn("{}", s.message());
 }

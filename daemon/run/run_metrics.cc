@@ -130,7 +130,7 @@ RunMetrics::RunMetrics(metrics::Registry& r, const std::string& prefix)
 
 void RunMetrics::AddCounts(const engine::VerdictCounts& now) {
   const auto add = [](metrics::Counter& c, int64_t now_total, int64_t& added) {
-    if (now_total > added) c.Inc(static_cast<uint64_t>(now_total - added));
+    if (now_total > added) c.Increment(static_cast<double>(now_total - added));
     added = now_total;
   };
   if (now.records == added_.records) return;
@@ -151,7 +151,8 @@ void RunMetrics::RemovePartition(PartitionId partition) {
         &pending_compaction_bytes, &pending_writes, &restore_progress}) {
     f->Remove({p});
   }
-  store_entries.RemoveIf([&](const metrics::LabelValues& v) { return v[0] == p; });
+  for (const char* store : {"url", "exact", "near"}) store_entries.Remove({p, store});
+  for (const char* structure : {"bloom", "simhash_index"}) memory_bytes.Remove({p, structure});
 }
 
 void RunMetrics::SetReady(bool r) {

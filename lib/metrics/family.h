@@ -1,18 +1,15 @@
 #pragma once
 
-#include <functional>
-#include <map>
-#include <memory>
-#include <mutex>
+#include <prometheus/family.h>
+#include <prometheus/metric_type.h>
+
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "metrics/metric.h"
-#include "metrics/text_format.h"
 
 namespace pagesieve::metrics {
-
-enum class MetricType { kCounter, kGauge, kHistogram };
 
 // The values of a metric's labels, in the order of the family's label names.
 using LabelValues = std::vector<std::string>;
@@ -24,91 +21,80 @@ namespace internal {
 [[noreturn]] void Die(const std::string& message);
 }  // namespace internal
 
-// One metric name: its help text, type and label names, and one child
-// metric per combination of label values seen. The registry renders it.
+// What the registry needs of any family to render it: a family that has no
+// children yet still gets its HELP and TYPE lines (prometheus-cpp would leave
+// it out), so every documented metric is in the first scrape.
 class FamilyBase {
  public:
-  FamilyBase(std::string name, std::string help, MetricType type,
-             std::vector<std::string> label_names)
-      : name_(std::move(name)),
-        help_(std::move(help)),
-        type_(type),
-        label_names_(std::move(label_names)) {}
+  FamilyBase(std::string escaped_help, prometheus::MetricType type)
+      : escaped_help_(std::move(escaped_help)), type_(type) {}
   virtual ~FamilyBase() = default;
 
-  const std::string& name() const { return name_; }
-  const std::string& help() const { return help_; }
-  MetricType type() const { return type_; }
-  const std::vector<std::string>& label_names() const { return label_names_; }
-
-  // Appends one sample line per child (several for a histogram).
-  virtual void RenderSamples(std::string& out) const = 0;
-
- protected:
-  void CheckArity(const LabelValues& values) const {
-    if (values.size() != label_names_.size()) {
-      internal::Die("metric " + name_ + " takes " + std::to_string(label_names_.size()) +
-                    " label values, got " + std::to_string(values.size()));
-    }
-  }
+  virtual const std::string& name() const = 0;
+  const std::string& escaped_help() const { return escaped_help_; }
+  prometheus::MetricType type() const { return type_; }
+  // prometheus-cpp's snapshot of the children; empty when there are none.
+  virtual std::vector<prometheus::MetricFamily> Collect() const = 0;
 
  private:
-  const std::string name_;
-  const std::string help_;
-  const MetricType type_;
-  const std::vector<std::string> label_names_;
+  const std::string escaped_help_;
+  const prometheus::MetricType type_;
 };
 
-// A family of Counter, Gauge or Histogram children.
+// One metric name with positional label values over a prometheus-cpp family,
+// which holds the children and their values.
 //
-// Thread-safe. Finding a child takes a lock, so hot paths look a child up
-// once and keep the reference; updating the child is lock-free. A reference
-// stays valid until that child is removed (Remove), which only code that
-// never caches the reference should do (per-partition gauges).
+// Thread-safe. Finding a child takes prometheus-cpp's family lock (and
+// builds a throwaway child), so hot paths look a child up once and keep the
+// reference; updating the child takes no family lock. A reference stays
+// valid until that child is removed (Remove), which only code that never
+// caches the reference should do (per-partition gauges).
 template <typename T>
 class Family final : public FamilyBase {
  public:
-  using Factory = std::function<std::unique_ptr<T>()>;
+  Family(prometheus::Family<T>& family, std::string escaped_help, prometheus::MetricType type,
+         std::vector<std::string> label_names, std::vector<double> bounds = {})
+      : FamilyBase(std::move(escaped_help), type),
+        family_(family),
+        label_names_(std::move(label_names)),
+        bounds_(std::move(bounds)) {}
 
-  Family(std::string name, std::string help, MetricType type, std::vector<std::string> label_names,
-         Factory make)
-      : FamilyBase(std::move(name), std::move(help), type, std::move(label_names)),
-        make_(std::move(make)) {}
+  const std::string& name() const override { return family_.GetName(); }
 
   // The child for `values`, created (at zero) on first use.
   T& WithLabels(const LabelValues& values) {
-    CheckArity(values);
-    std::lock_guard<std::mutex> lock(mu_);
-    std::unique_ptr<T>& child = children_[values];
-    if (!child) child = make_();
-    return *child;
+    const prometheus::Labels labels = ToLabels(values);
+    if constexpr (std::is_same_v<T, Histogram>) {
+      return family_.Add(labels, bounds_);
+    } else {
+      return family_.Add(labels);
+    }
   }
   // The only child of a family without labels.
   T& Get() { return WithLabels({}); }
 
-  // Drops a child: its series disappears from the next scrape.
+  // Drops a child, if there is one: its series disappears from the next
+  // scrape.
   void Remove(const LabelValues& values) {
-    std::lock_guard<std::mutex> lock(mu_);
-    children_.erase(values);
+    if (family_.Has(ToLabels(values))) family_.Remove(&WithLabels(values));
   }
 
-  // Removes every child whose label values `drop` accepts.
-  void RemoveIf(const std::function<bool(const LabelValues&)>& drop) {
-    std::lock_guard<std::mutex> lock(mu_);
-    std::erase_if(children_, [&](const auto& entry) { return drop(entry.first); });
-  }
-
-  void RenderSamples(std::string& out) const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& [values, child] : children_) {
-      AppendSamples(name(), label_names(), values, *child, out);
-    }
-  }
+  std::vector<prometheus::MetricFamily> Collect() const override { return family_.Collect(); }
 
  private:
-  const Factory make_;
-  mutable std::mutex mu_;
-  std::map<LabelValues, std::unique_ptr<T>> children_;  // guarded by mu_; sorted for stable output
+  prometheus::Labels ToLabels(const LabelValues& values) const {
+    if (values.size() != label_names_.size()) {
+      internal::Die("metric " + name() + " takes " + std::to_string(label_names_.size()) +
+                    " label values, got " + std::to_string(values.size()));
+    }
+    prometheus::Labels labels;
+    for (size_t i = 0; i < values.size(); ++i) labels.emplace(label_names_[i], values[i]);
+    return labels;
+  }
+
+  prometheus::Family<T>& family_;  // owned by the prometheus::Registry
+  const std::vector<std::string> label_names_;
+  const std::vector<double> bounds_;  // histograms only
 };
 
 using CounterFamily = Family<Counter>;

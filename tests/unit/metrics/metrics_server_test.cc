@@ -20,7 +20,7 @@ const ListenAddress kAnyPort{"127.0.0.1", 0};
 class MetricsServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    registry_.AddCounter("pagesieve_test_total", "A test counter.").Get().Inc(7);
+    registry_.AddCounter("pagesieve_test_total", "A test counter.").Get().Increment(7);
     ASSERT_TRUE(server_.Start(kAnyPort).ok());
     ASSERT_GT(server_.port(), 0);
   }
@@ -50,7 +50,7 @@ TEST_F(MetricsServerTest, ServesTheRegistryInThePrometheusTextFormat) {
 TEST_F(MetricsServerTest, EachScrapeSeesTheCurrentValues) {
   registry_.AddGauge("g", "G.").Get().Set(1);
   ASSERT_TRUE(Fetch("/metrics"));
-  registry_.AddCounter("pagesieve_more_total", "More.").Get().Inc(3);
+  registry_.AddCounter("pagesieve_more_total", "More.").Get().Increment(3);
   httplib::Result res = Fetch("/metrics");
   ASSERT_TRUE(res);
   EXPECT_EQ(testing::ParsePrometheusText(res->body)->Value("pagesieve_more_total"), 3);

@@ -22,7 +22,12 @@ std::string ReadName(std::string_view line, size_t& pos, bool colon) {
 StatusOr<double> ReadValue(std::string_view text) {
   if (text == "+Inf") return 1.0 / 0.0;
   if (text == "-Inf") return -1.0 / 0.0;
-  if (text == "NaN") return 0.0 / 0.0;
+  // Prometheus reads values with Go's strconv.ParseFloat, which takes NaN in
+  // any case; prometheus-cpp writes "Nan".
+  if (text.size() == 3 && (text[0] | 0x20) == 'n' && (text[1] | 0x20) == 'a' &&
+      (text[2] | 0x20) == 'n') {
+    return 0.0 / 0.0;
+  }
   std::string s(text);
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);

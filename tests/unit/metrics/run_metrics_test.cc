@@ -211,6 +211,8 @@ TEST_F(RunMetricsTest, RemovingAPartitionDropsOnlyItsSeries) {
     metrics_.store_entries.WithLabels({p, "near"}).Set(5);
     metrics_.bloom_fill.WithLabels({p}).Set(0.1);
     metrics_.pending_compaction_bytes.WithLabels({p}).Set(4096);
+    metrics_.memory_bytes.WithLabels({p, "bloom"}).Set(1024);
+    metrics_.memory_bytes.WithLabels({p, "simhash_index"}).Set(56);
   }
   metrics_.RemovePartition(PartitionId(1));
   testing::Exposition e = Scrape();
@@ -221,6 +223,8 @@ TEST_F(RunMetricsTest, RemovingAPartitionDropsOnlyItsSeries) {
   EXPECT_FALSE(
       e.Value("pagesieve_store_pending_compaction_bytes", {{"partition", "1"}}).has_value());
   EXPECT_EQ(e.Value("pagesieve_store_pending_compaction_bytes", {{"partition", "2"}}), 4096);
+  EXPECT_EQ(e.Sum("pagesieve_store_memory_bytes", {{"partition", "1"}}), 0);
+  EXPECT_EQ(e.Sum("pagesieve_store_memory_bytes", {{"partition", "2"}}), 1080);
 }
 
 TEST_F(RunMetricsTest, EveryMetricFollowsThePrometheusNamingConventions) {
