@@ -64,8 +64,21 @@ StatusOr<std::unique_ptr<ShardRestore>> StateEnv::OpenRestore(std::string_view t
 
 Status StateEnv::RemoveShard(std::string_view topic, PartitionId partition) {
   PS_ASSIGN_OR_RETURN(std::string name, ShardDirName(topic, partition));
+  const std::string dir = resources_->options.dir + "/" + name;
   std::error_code ec;
-  std::filesystem::remove_all(resources_->options.dir + "/" + name, ec);
+  if (!std::filesystem::is_directory(dir, ec)) return Status::Ok();
+  // RocksDB holds a lock on the shard's LOCK file while the shard is open,
+  // here or in another instance sharing the state directory. Taking it too
+  // means a shard is never deleted under its owner; held, it is left alone.
+  rocksdb::Env* env = rocksdb::Env::Default();
+  rocksdb::FileLock* lock = nullptr;
+  const rocksdb::Status locked = env->LockFile(dir + "/LOCK", &lock);
+  if (!locked.ok()) {
+    return Status::FailedPrecondition("shard " + name + " is open (" + locked.ToString() +
+                               "): not deleted");
+  }
+  std::filesystem::remove_all(dir, ec);
+  env->UnlockFile(lock).PermitUncheckedError();
   if (ec) return Status::IoError("cannot remove shard " + name + ": " + ec.message());
   return Status::Ok();
 }

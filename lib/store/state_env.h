@@ -41,7 +41,8 @@ class StateEnv {
   StatusOr<std::unique_ptr<ShardRestore>> OpenRestore(std::string_view topic, PartitionId partition,
                                                       const ShardOptions& options);
   // Deletes the shard of a partition from disk; nothing when it has none.
-  // The shard must not be open.
+  // A shard open in this process or another one (its RocksDB lock is held)
+  // is not deleted: FailedPrecondition.
   Status RemoveShard(std::string_view topic, PartitionId partition);
 
   const StateEnvOptions& options() const;
