@@ -234,15 +234,15 @@ class DockerfileTest(unittest.TestCase):
         needed = set(re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", dynamic))
         paths = {}
         for name, path in re.findall(r"^\s*(\S+) => (/\S+)", resolved, re.M):
-            if name in needed:  # dpkg knows /usr/lib/..., ldd may say /lib/...
-                paths[name] = os.path.join(os.path.realpath(os.path.dirname(path)), name)
-        owners = subprocess.run(["dpkg", "-S"] + sorted(paths.values()), capture_output=True,
-                                text=True).stdout
-        owner_of_path = {}
+            if name in needed:  # with merged /usr, dpkg knows either /lib/... or /usr/lib/...
+                paths[name] = {path, os.path.join(os.path.realpath(os.path.dirname(path)), name)}
+        owners = subprocess.run(["dpkg", "-S"] + sorted(set().union(*paths.values())),
+                                capture_output=True, text=True).stdout
+        owner = {}  # by file name: dpkg may print /lib/... for /usr/lib/... (merged /usr)
         for line in owners.splitlines():
             package, _, path = line.partition(": ")
-            owner_of_path[path.strip()] = package.split(":")[0]
-        library_package = {name: owner_of_path.get(path) for name, path in paths.items()}
+            owner[os.path.basename(path.strip())] = package.split(":")[0]
+        library_package = {name: owner.get(name) for name in paths}
         for name in needed - set(paths):
             library_package[name] = None  # ldd could not find it on this machine
         self.assertEqual(missing_runtime_packages(library_package, runtime_packages(self.stages)),
