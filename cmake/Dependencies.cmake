@@ -56,6 +56,7 @@ pagesieve_require_pkg(tomlplusplus tomlplusplus libtomlplusplus-dev)  # config f
 pagesieve_require_config(CLI11 libcli11-dev)                 # subcommands and flags
 pagesieve_require_pkg(zlib zlib zlib1g-dev)                  # .warc.gz, gzip/deflate bodies, gzipped test pages
 pagesieve_require_pkg(brotlidec libbrotlidec libbrotli-dev)  # br-encoded bodies in WARC records
+pagesieve_require_pkg(brotlienc libbrotlienc libbrotli-dev)  # br-encoded bodies the tests write
 pagesieve_require_config(simdjson libsimdjson-dev)           # parsing events (16x nlohmann: docs/engine.md)
 pagesieve_require_pkg(httplib cpp-httplib libcpp-httplib-dev)  # the metrics/health HTTP listener
 pagesieve_require_pkg(jemalloc jemalloc libjemalloc-dev)     # the executables' allocator (below)

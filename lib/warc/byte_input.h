@@ -16,6 +16,7 @@ namespace pagesieve::warc {
 // next good one.
 struct Damage {
   int64_t decoded_pos = 0;
+  int64_t file_offset = 0;  // of the damaged member
   std::string reason;
 };
 
@@ -38,8 +39,11 @@ class ByteInput {
   // Valid for positions not yet passed to Forget().
   virtual int64_t FileOffsetOf(int64_t pos) const = 0;
 
-  // The first damage at or after `from` among the bytes read so far.
-  virtual std::optional<Damage> DamageFrom(int64_t from) const = 0;
+  // The first damage not yet taken, among the bytes read so far. Damage
+  // comes in the order of its positions.
+  virtual std::optional<Damage> NextDamage() const = 0;
+  // The reader has reported NextDamage().
+  virtual void TakeDamage() = 0;
 
   // Positions before `pos` will not be asked about again.
   virtual void Forget(int64_t pos) = 0;

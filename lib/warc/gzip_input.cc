@@ -10,6 +10,7 @@ namespace pagesieve::warc {
 namespace {
 
 constexpr size_t kChunk = 256 << 10;
+constexpr size_t kKeepMember = 16 << 20;
 constexpr char kMagic[] = "\x1f\x8b\x08";  // gzip, deflate method
 
 // Inflates member after member, remembering where each began in the file
@@ -45,16 +46,16 @@ class GzipMemberInput final : public ByteInput {
     return offset;
   }
 
-  std::optional<Damage> DamageFrom(int64_t from) const override {
-    for (const Damage& d : damages_) {
-      if (d.decoded_pos >= from) return d;
-    }
-    return std::nullopt;
+  std::optional<Damage> NextDamage() const override {
+    if (damages_.empty()) return std::nullopt;
+    return damages_.front();
+  }
+  void TakeDamage() override {
+    if (!damages_.empty()) damages_.pop_front();
   }
 
   void Forget(int64_t pos) override {
     while (members_.size() > 1 && members_[1].first <= pos) members_.pop_front();
-    while (!damages_.empty() && damages_.front().decoded_pos < pos) damages_.pop_front();
   }
 
  private:
@@ -128,12 +129,23 @@ class GzipMemberInput final : public ByteInput {
     } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
       AddDamage("the gzip member at offset " + std::to_string(member_offset_) + " is corrupt (" +
                 (z_.msg ? z_.msg : "zlib error " + std::to_string(ret)) + ")");
-      state_ = State::kSeeking;
+      SeekFromMemberStart();
     }
     return Status::Ok();
   }
 
-  void AddDamage(std::string reason) { damages_.push_back({decoded_, std::move(reason)}); }
+  // A cut-off member runs into the next one, whose header zlib then reads
+  // as data: the next member is looked for from just after the damaged
+  // one's start, not from where zlib gave up.
+  void SeekFromMemberStart() {
+    const int64_t index = member_offset_ - in_offset_;
+    if (index >= 0 && index < static_cast<int64_t>(in_pos_)) in_pos_ = static_cast<size_t>(index);
+    state_ = State::kSeeking;
+  }
+
+  void AddDamage(std::string reason) {
+    damages_.push_back({decoded_, member_offset_, std::move(reason)});
+  }
 
   int64_t FileOffset() const { return in_offset_ + static_cast<int64_t>(in_pos_); }
 
@@ -155,9 +167,16 @@ class GzipMemberInput final : public ByteInput {
 
   // Drops the bytes read and reads more; false at the end of the file.
   StatusOr<bool> Refill() {
-    in_.erase(0, in_pos_);
-    in_offset_ += static_cast<int64_t>(in_pos_);
-    in_pos_ = 0;
+    // Keeps the current member's bytes (up to kKeepMember) for SeekFromMemberStart.
+    size_t drop = in_pos_;
+    const int64_t member = member_offset_ - in_offset_;
+    if (state_ == State::kInMember && member >= 0 && member <= static_cast<int64_t>(in_pos_) &&
+        in_pos_ - static_cast<size_t>(member) < kKeepMember) {
+      drop = static_cast<size_t>(member);
+    }
+    in_.erase(0, drop);
+    in_offset_ += static_cast<int64_t>(drop);
+    in_pos_ -= drop;
     const size_t old = in_.size();
     in_.resize(old + kChunk);
     const size_t n = std::fread(in_.data() + old, 1, kChunk, file_);

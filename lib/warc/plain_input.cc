@@ -21,7 +21,8 @@ class PlainFileInput final : public ByteInput {
     return n;
   }
   int64_t FileOffsetOf(int64_t pos) const override { return pos; }
-  std::optional<Damage> DamageFrom(int64_t) const override { return std::nullopt; }
+  std::optional<Damage> NextDamage() const override { return std::nullopt; }
+  void TakeDamage() override {}
   void Forget(int64_t) override {}
 
  private:

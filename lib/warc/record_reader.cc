@@ -74,6 +74,9 @@ StatusOr<std::optional<size_t>> RecordReader::FindHeaderEnd() {
 StatusOr<std::optional<WarcRecord>> RecordReader::Next() {
   Compact();
   PS_ASSIGN_OR_RETURN(bool any, SkipBlankLines());
+  // A damaged member that held no record's start (its record is lost whole)
+  // is reported on its own.
+  if (std::optional<WarcRecord> lost = DamageBefore(Position(pos_))) return lost;
   if (!any) return std::optional<WarcRecord>();
   const size_t start = pos_;
   WarcRecord record;
@@ -175,8 +178,9 @@ Status RecordReader::SkipBlock(size_t start, int64_t length, WarcRecord* record)
     PS_ASSIGN_OR_RETURN(bool any, Fill(1));
     if (!any) break;
     const size_t take = static_cast<size_t>(std::min<int64_t>(left, static_cast<int64_t>(Available())));
-    if (std::optional<Damage> d = input_->DamageFrom(start_pos + 1);
-        d && d->decoded_pos < Position(pos_ + take)) {
+    if (std::optional<Damage> d = input_->NextDamage();
+        d && d->decoded_pos > start_pos && d->decoded_pos < Position(pos_ + take)) {
+      input_->TakeDamage();
       record->problem = d->reason;
       pos_ = static_cast<size_t>(d->decoded_pos - base_);
       return Status::Ok();
@@ -203,11 +207,22 @@ Status RecordReader::SkipBlock(size_t start, int64_t length, WarcRecord* record)
 }
 
 bool RecordReader::Damaged(size_t start, size_t end, WarcRecord* record) {
-  std::optional<Damage> d = input_->DamageFrom(Position(start) + 1);
-  if (!d || d->decoded_pos >= Position(end)) return false;
+  std::optional<Damage> d = input_->NextDamage();
+  if (!d || d->decoded_pos <= Position(start) || d->decoded_pos >= Position(end)) return false;
+  input_->TakeDamage();
   record->problem = d->reason;
   pos_ = static_cast<size_t>(d->decoded_pos - base_);
   return true;
+}
+
+std::optional<WarcRecord> RecordReader::DamageBefore(int64_t pos) {
+  std::optional<Damage> d = input_->NextDamage();
+  if (!d || d->decoded_pos > pos) return std::nullopt;
+  input_->TakeDamage();
+  WarcRecord lost;
+  lost.offset = d->file_offset;
+  lost.problem = d->reason;
+  return lost;
 }
 
 Status RecordReader::Resync(size_t from) {

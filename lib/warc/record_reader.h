@@ -71,6 +71,8 @@ class RecordReader {
   // A damaged gzip member inside [start, end): the record is lost, reading
   // goes on where the damage ends.
   bool Damaged(size_t start, size_t end, WarcRecord* record);
+  // Damage at or before `pos` that no record was blamed for.
+  std::optional<WarcRecord> DamageBefore(int64_t pos);
   // Moves to the next line starting with "WARC/" at or after `from`.
   Status Resync(size_t from);
   void Compact();
