@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 
 namespace pagesieve::testing {
@@ -97,12 +96,6 @@ std::string HtmlPage(int seed, int words) {
   return "<html><head><title>Page " + std::to_string(seed) +
          "</title></head><body><article><h1>Story " + std::to_string(seed) + "</h1><p>" + text +
          "</p></article></body></html>";
-}
-
-void WriteFile(const std::string& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw std::runtime_error("cannot write " + path);
 }
 
 }  // namespace pagesieve::testing

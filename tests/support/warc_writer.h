@@ -40,6 +40,4 @@ std::string Chunked(std::string_view bytes, size_t chunk);
 // A page of HTML with `words` words of text that differ by `seed`.
 std::string HtmlPage(int seed, int words = 300);
 
-void WriteFile(const std::string& path, std::string_view bytes);
-
 }  // namespace pagesieve::testing
