@@ -6,6 +6,8 @@
 #include <cstring>
 #include <random>
 
+#include <sys/stat.h>
+
 namespace pagesieve::files {
 
 PartitionId FileId(const std::string& path) {
@@ -17,6 +19,16 @@ PartitionId FileId(const std::string& path) {
   for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
   return PartitionId(static_cast<int32_t>((h ^ (h >> 32)) & 0x7fffffff));
 }
+
+namespace {
+
+// Only a regular file can be rewound after its first bytes are looked at.
+bool IsRegularFile(std::FILE* file) {
+  struct stat st;
+  return ::fstat(fileno(file), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
 
 FileSource::~FileSource() {
   reader_.reset();
@@ -41,7 +53,7 @@ Status FileSource::OpenNext() {
   // Large pages make long lines; a big buffer keeps reads few.
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
   PS_ASSIGN_OR_RETURN(InputFileFormat format,
-                      DetectFileFormat(file_, name, path == "-", options_.format));
+                      DetectFileFormat(file_, name, !IsRegularFile(file_), options_.format));
   if (format == InputFileFormat::kJsonl) {
     reader_ = JsonlReader(file_, name, FileId(path));
   } else {
@@ -67,13 +79,16 @@ StatusOr<bool> FileSource::ReadRecord(pipeline::SourceRecord* record) {
 
 Status CheckInputs(const std::vector<std::string>& paths, InputFormatChoice format) {
   for (const std::string& path : paths) {
-    const bool is_stdin = path == "-";
-    std::FILE* file = is_stdin ? stdin : std::fopen(path.c_str(), "rb");
+    // Opening a FIFO would wait for its writer, and looking at stdin for
+    // its input: streams are judged when the run reads them.
+    struct stat st;
+    if (path == "-" || (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) continue;
+    std::FILE* file = std::fopen(path.c_str(), "rb");
     if (file == nullptr) {
       return Status::IoError("cannot open input '" + path + "': " + std::strerror(errno));
     }
-    StatusOr<InputFileFormat> detected = DetectFileFormat(file, is_stdin ? "stdin" : path, is_stdin, format);
-    if (!is_stdin) std::fclose(file);
+    StatusOr<InputFileFormat> detected = DetectFileFormat(file, path, false, format);
+    std::fclose(file);
     PS_RETURN_IF_ERROR(detected.status());
   }
   return Status::Ok();

@@ -83,8 +83,8 @@ class FileSource final : public pipeline::Source {
 };
 
 // Opens every input that is a file and refuses the run, before anything is
-// written, if one cannot be opened or is neither WARC nor JSONL (stdin is
-// judged by its first byte).
+// written, if one cannot be opened or is neither WARC nor JSONL. Stdin and
+// FIFOs are judged by their first byte when the run reads them.
 Status CheckInputs(const std::vector<std::string>& paths, InputFormatChoice format);
 
 // The id files are known by in origins: 31 bits of a hash of the real path,

@@ -21,6 +21,7 @@ enum class InputFileFormat { kJsonl, kWarc, kWarcGzip };
 // blank space (or nothing) is JSONL; anything else is refused with one line
 // naming the file and what it starts with. A forced format only asks
 // whether a WARC file is gzipped.
+// `is_stdin`: any stream that cannot be rewound (stdin, a FIFO).
 StatusOr<InputFileFormat> DetectFileFormat(std::FILE* file, const std::string& name, bool is_stdin,
                                       InputFormatChoice choice);
 
