@@ -12,11 +12,19 @@ bool IsHttp(std::string_view content_type) {
          warc::EqualsIgnoreCase(content_type.substr(0, 16), "application/http");
 }
 
+// A member holding a record the reader will keep (its header, a block of at
+// most max_record_bytes, the CRLFs) is decoded whole; one that holds a
+// larger record is streamed over, as the reader skips it anyway.
+size_t WholeMemberLimit(int64_t max_record_bytes) {
+  return static_cast<size_t>(max_record_bytes) + warc::RecordReaderOptions{}.max_header_bytes + 4;
+}
+
 class WarcFileReader final : public InputReader {
  public:
   WarcFileReader(std::FILE* file, bool gzip, std::string name, PartitionId file_id,
                  int64_t max_record_bytes, WarcCounts* counts)
-      : reader_(gzip ? warc::GzipInput(file, name) : warc::PlainInput(file, name),
+      : reader_(gzip ? warc::GzipInput(file, name, WholeMemberLimit(max_record_bytes))
+                     : warc::PlainInput(file, name),
                 warc::RecordReaderOptions{max_record_bytes}),
         name_(std::move(name)),
         file_id_(file_id),

@@ -55,7 +55,10 @@ std::unique_ptr<ByteInput> PlainInput(std::FILE* file, std::string name);
 
 // A gzip file of one or more members (a .warc.gz has one per record). A
 // truncated or corrupt member is reported as Damage and reading goes on at
-// the next member found after it.
-std::unique_ptr<ByteInput> GzipInput(std::FILE* file, std::string name);
+// the next member found after it. A member that decodes to at most
+// `max_whole_member` bytes is decoded in one go (several times faster);
+// larger ones are streamed, so memory stays bounded by that.
+std::unique_ptr<ByteInput> GzipInput(std::FILE* file, std::string name,
+                                     size_t max_whole_member = size_t{65} << 20);
 
 }  // namespace pagesieve::warc
