@@ -7,6 +7,7 @@
 
 #include "warc/header_fields.h"
 #include "warc/payload_decoding.h"
+#include "warc/whole_member.h"
 
 namespace pagesieve::warc {
 namespace {
@@ -75,7 +76,10 @@ StatusOr<std::string> DecodeOne(std::string_view encoding, std::string_view in, 
   if (encoding.empty() || encoding == "identity") {
     return std::string(in);  // nothing expands: the fingerprinter bounds its own work
   }
-  if (encoding == "gzip" || encoding == "x-gzip") return Inflate(in, 16 + MAX_WBITS, max_bytes);
+  if (encoding == "gzip" || encoding == "x-gzip") {
+    if (std::optional<std::string> whole = GunzipWhole(in, max_bytes)) return std::move(*whole);
+    return Inflate(in, 16 + MAX_WBITS, max_bytes);
+  }
   if (encoding == "br") return Unbrotli(in, max_bytes);
   if (encoding == "deflate") {
     // RFC 9110 means zlib-wrapped; some servers send it raw.

@@ -2,6 +2,8 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
 
 struct libdeflate_decompressor;
@@ -48,5 +50,12 @@ class WholeMemberDecoder {
   size_t capacity_ = 0;
   size_t size_ = 0;
 };
+
+// A gzip-encoded HTTP body that is one member decoding to at most
+// `max_bytes`, decoded in one call into a string of the size its ISIZE
+// trailer gives. nullopt when the body is anything else (several members,
+// cut off, corrupt, a trailer that lies, larger than `max_bytes`): the
+// streaming decoder then does what it always did with it.
+std::optional<std::string> GunzipWhole(std::string_view in, size_t max_bytes);
 
 }  // namespace pagesieve::warc

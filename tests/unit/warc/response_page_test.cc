@@ -106,6 +106,28 @@ TEST(Dechunk, RefusesWhatIsNotChunked) {
   EXPECT_EQ(*ok, "abcde");
 }
 
+// A one-member gzip body is decoded whole (libdeflate); anything else by
+// streaming (zlib): the results must be those the streaming alone gave.
+TEST(DecodeContent, AGzipBodyOfSeveralMembersIsDecodedAll) {
+  const std::string body = testing::GzipMember("<p>one</p>") + testing::GzipMember("<p>two</p>");
+  StatusOr<std::string> out = DecodeContent("gzip", body, kMax);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(*out, "<p>one</p><p>two</p>");
+}
+
+TEST(DecodeContent, AGzipBodyWhoseLengthTrailerLiesDoesNotDecode) {
+  std::string body = testing::GzipMember("<p>a page</p>");
+  body[body.size() - 4] = static_cast<char>(body[body.size() - 4] - 1);  // ISIZE, little-endian
+  EXPECT_FALSE(DecodeContent("gzip", body, kMax).ok());
+}
+
+TEST(DecodeContent, AGzipBodyOverTheLimitIsCutThere) {
+  const std::string body = testing::GzipMember(std::string(10000, 'a'));
+  StatusOr<std::string> out = DecodeContent("gzip", body, 100);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(*out, std::string(100, 'a'));
+}
+
 TEST(DecodeContent, AnUnknownEncodingIsNamed) {
   StatusOr<std::string> out = DecodeContent("compress", "x", kMax);
   ASSERT_FALSE(out.ok());
