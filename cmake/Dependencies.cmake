@@ -54,7 +54,10 @@ pagesieve_require_pkg(psl libpsl libpsl-dev)                 # registered domain
 pagesieve_require_pkg(utf8proc libutf8proc libutf8proc-dev)  # NFKC + case folding
 pagesieve_require_pkg(tomlplusplus tomlplusplus libtomlplusplus-dev)  # config files
 pagesieve_require_config(CLI11 libcli11-dev)                 # subcommands and flags
-pagesieve_require_pkg(zlib zlib zlib1g-dev)                  # gzipped test pages (tests, benchmarks)
+pagesieve_require_pkg(zlib zlib zlib1g-dev)                  # .warc.gz, gzip/deflate bodies, gzipped test pages
+pagesieve_require_pkg(libdeflate libdeflate libdeflate-dev)  # .warc.gz members decoded whole, faster than zlib
+pagesieve_require_pkg(brotlidec libbrotlidec libbrotli-dev)  # br-encoded bodies in WARC records
+pagesieve_require_pkg(brotlienc libbrotlienc libbrotli-dev)  # br-encoded bodies the tests write
 pagesieve_require_config(simdjson libsimdjson-dev)           # parsing events (16x nlohmann: docs/engine.md)
 pagesieve_require_pkg(httplib cpp-httplib libcpp-httplib-dev)  # the metrics/health HTTP listener
 pagesieve_require_pkg(prometheus_core prometheus-cpp-core prometheus-cpp-dev)  # metrics and their text format

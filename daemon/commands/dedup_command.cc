@@ -1,4 +1,4 @@
-// pagesieve dedup: the engine over JSONL files.
+// pagesieve dedup: the engine over JSONL and WARC files.
 #include <cstdio>
 #include <memory>
 #include <thread>
@@ -18,6 +18,7 @@ struct DedupFlags {
   files::DedupRunOptions run;
   std::vector<std::string> inputs;
   bool quiet = false;
+  std::string input_format = "auto";
 };
 
 int RunDedup(const DedupFlags& flags) {
@@ -37,6 +38,19 @@ int RunDedup(const DedupFlags& flags) {
   files::DedupRunOptions run = flags.run;
   if (!flags.inputs.empty()) run.inputs = flags.inputs;
   run.progress = !flags.quiet;
+  StatusOr<files::InputFormatChoice> format = files::ParseInputFormatChoice(flags.input_format);
+  StatusOr<int64_t> max_record = config->GetInt("warc.max_record_bytes");
+  for (const Status& s : {format.status(), max_record.status()}) {
+    if (!s.ok()) {
+      cli::PrintError(s);
+      return cli::kExitUsage;
+    }
+  }
+  if (*max_record < 1024) {
+    cli::PrintError(Status::OutOfRange("warc.max_record_bytes must be at least 1024"));
+    return cli::kExitUsage;
+  }
+  run.input = {*format, *max_record};
 
   const auto start = Clock::System().SteadyNow();
   files::DedupRunner runner(std::move(sieve).value(), std::move(state).value(), run,
@@ -50,6 +64,19 @@ int RunDedup(const DedupFlags& flags) {
   std::fprintf(stderr, "dedup: %lld records in %.1fs (%.0f/s): %s\n",
                static_cast<long long>(counts->records), secs,
                secs > 0 ? counts->records / secs : 0.0, counts->Summary().c_str());
+  if (const std::string warc = runner.warc_counts().Summary(); !warc.empty()) {
+    std::fprintf(stderr, "dedup: %s\n", warc.c_str());
+  }
+  // Every record refused means the input is not what pagesieve reads (a
+  // wrong format, a wrong field mapping): that is a failed run, not a
+  // successful one with an empty result.
+  if (counts->records > 0 && counts->dead_letters == counts->records) {
+    std::fprintf(stderr,
+                 "pagesieve: nothing in the input could be read: all %lld records are dead "
+                 "letters (the first reasons are above or in the --dlq file)\n",
+                 static_cast<long long>(counts->records));
+    return cli::kExitFailure;
+  }
   return cli::kExitOk;
 }
 
@@ -59,10 +86,14 @@ Command RegisterDedupCommand(CLI::App& app) {
   auto flags = std::make_shared<DedupFlags>();
   flags->run.threads = std::max(1u, std::thread::hardware_concurrency());
   CLI::App* cmd = app.add_subcommand(
-      "dedup", "Decide unique/duplicate for fetched-page events in JSONL files, in order");
+      "dedup", "Decide unique/duplicate for fetched-page events in JSONL or WARC files, in order");
   flags->config.AddTo(*cmd);
   cmd->add_option("--input,-i", flags->inputs,
-                  "JSONL input file(s), one event per line; - is stdin (default)");
+                  "Input file(s): JSONL (one event per line) or WARC (.warc, .warc.gz); - is "
+                  "stdin (default)");
+  cmd->add_option("--input-format", flags->input_format,
+                  "auto (default: from each file's content), jsonl or warc")
+      ->check(CLI::IsMember({"auto", "jsonl", "warc"}));
   cmd->add_option("--output,-o", flags->run.output, "Verdicts, one JSON per line (default: -)");
   cmd->add_option("--dlq", flags->run.dead_letters,
                   "Write bad records here as JSONL (default: report them on stderr)");

@@ -72,6 +72,9 @@ pipeline::PipelineOptions FilePipelineOptions(const DedupRunOptions& run) {
 }  // namespace
 
 StatusOr<engine::VerdictCounts> DedupRunner::Run() {
+  // Before any state or output exists: an input that is not WARC or JSONL
+  // is refused with its name, not turned into a file of dead letters.
+  PS_RETURN_IF_ERROR(CheckInputs(run_.inputs, run_.input.format));
   ScratchDir scratch;
   if (run_.state_dir) {
     state_.dir = *run_.state_dir;
@@ -92,7 +95,7 @@ StatusOr<engine::VerdictCounts> DedupRunner::Run() {
   PS_RETURN_IF_ERROR(sink.Open(run_.output, run_.dead_letters));
   const FileFormat format;
   pipeline::DecideStage stage(engine_, clock_, format);
-  FileSource source(run_.inputs, run_.batch_records, clock_);
+  FileSource source(run_.inputs, run_.batch_records, clock_, run_.input);
   pipeline::Pipeline pipeline(
       source, sink, stage,
       [&shard](PartitionId) -> StatusOr<std::unique_ptr<store::Shard>> {
@@ -106,6 +109,7 @@ StatusOr<engine::VerdictCounts> DedupRunner::Run() {
     progress.Maybe(pipeline.counts());
   }
   PS_RETURN_IF_ERROR(sink.Close());
+  warc_counts_ = source.warc_counts();
   return pipeline.counts();
 }
 

@@ -8,12 +8,14 @@
 #include "common/status_or.h"
 #include "engine/engine_options.h"
 #include "engine/verdict_counts.h"
+#include "files/file_source.h"
 #include "store/shard_options.h"
 
 namespace pagesieve::files {
 
 struct DedupRunOptions {
-  std::vector<std::string> inputs = {"-"};  // JSONL files; "-" is stdin
+  std::vector<std::string> inputs = {"-"};  // JSONL or WARC files; "-" is stdin
+  FileSourceOptions input;                  // --input-format, warc.max_record_bytes
   std::string output = "-";                 // verdicts; "-" is stdout
   std::optional<std::string> dead_letters;  // JSONL; none: one line per bad record on stderr
   // State directory; none: a temporary one, removed at the end.
@@ -38,11 +40,15 @@ class DedupRunner {
   // says which, and the verdicts written so far stand.
   StatusOr<engine::VerdictCounts> Run();
 
+  // What the WARC inputs held besides the responses decided (after Run()).
+  const WarcCounts& warc_counts() const { return warc_counts_; }
+
  private:
   engine::EngineOptions engine_;
   store::StateEnvOptions state_;
   DedupRunOptions run_;
   const Clock& clock_;
+  WarcCounts warc_counts_;
 };
 
 }  // namespace pagesieve::files

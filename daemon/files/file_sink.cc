@@ -75,6 +75,7 @@ pipeline::OutputMessage FileFormat::Verdict(const engine::Verdict& verdict,
 
 pipeline::OutputMessage FileFormat::DeadLetter(const pipeline::SourceRecord& input,
                                                const Status& error) const {
+  if (input.format == engine::InputFormat::kWarcResponse) return WarcDeadLetter(input, error);
   const std::string line = std::to_string(input.offset.value() + 1);
   nlohmann::ordered_json j;
   j["file"] = input.stream;
@@ -89,6 +90,24 @@ pipeline::OutputMessage FileFormat::DeadLetter(const pipeline::SourceRecord& inp
   m.topic = FileSink::kDeadLetters;
   m.value = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   m.headers = {{kFileHeader, input.stream}, {kLineHeader, line}, {kErrorHeader, error.message()}};
+  return m;
+}
+
+pipeline::OutputMessage FileFormat::WarcDeadLetter(const pipeline::SourceRecord& input,
+                                                   const Status& error) const {
+  // A WARC record is found by its byte offset (of its gzip member in a
+  // .warc.gz); its bytes are rarely all text, so they travel in base64.
+  nlohmann::ordered_json j;
+  j["file"] = input.stream;
+  j["offset"] = input.offset.value();
+  j["error"] = error.message();
+  j["record_base64"] = engine::EncodeBase64(input.value);
+  pipeline::OutputMessage m;
+  m.topic = FileSink::kDeadLetters;
+  m.value = j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  m.headers = {{kFileHeader, input.stream},
+               {kLineHeader, "offset " + std::to_string(input.offset.value())},
+               {kErrorHeader, error.message()}};
   return m;
 }
 

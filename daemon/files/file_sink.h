@@ -42,13 +42,19 @@ class FileSink final : public pipeline::Sink {
 
 // How pagesieve dedup writes its answers: the verdict JSON as a line, and a
 // dead letter as {"file", "line", "error", "record"} (or "record_base64" when
-// the line is not UTF-8).
+// the line is not UTF-8); for a WARC record {"file", "offset", "error",
+// "record_base64"}, the offset being the record's (or its gzip member's) in
+// the file.
 class FileFormat final : public pipeline::OutputFormat {
  public:
   pipeline::OutputMessage Verdict(const engine::Verdict& verdict,
                                   const pipeline::SourceRecord& input) const override;
   pipeline::OutputMessage DeadLetter(const pipeline::SourceRecord& input,
                                      const Status& error) const override;
+
+ private:
+  pipeline::OutputMessage WarcDeadLetter(const pipeline::SourceRecord& input,
+                                         const Status& error) const;
 };
 
 }  // namespace pagesieve::files

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <random>
 
+#include <sys/stat.h>
+
 namespace pagesieve::files {
 
 PartitionId FileId(const std::string& path) {
@@ -18,29 +20,46 @@ PartitionId FileId(const std::string& path) {
   return PartitionId(static_cast<int32_t>((h ^ (h >> 32)) & 0x7fffffff));
 }
 
+namespace {
+
+// Only a regular file can be rewound after its first bytes are looked at.
+bool IsRegularFile(std::FILE* file) {
+  struct stat st;
+  return ::fstat(fileno(file), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
 FileSource::~FileSource() {
+  reader_.reset();
   if (owns_file_ && file_ != nullptr) std::fclose(file_);
-  std::free(line_buf_);
 }
 
 Status FileSource::OpenNext() {
   const std::string& path = paths_[next_path_++];
+  std::string name;
   if (path == "-") {
     file_ = stdin;
     owns_file_ = false;
-    name_ = "stdin";
+    name = "stdin";
   } else {
     file_ = std::fopen(path.c_str(), "rb");
     if (file_ == nullptr) {
       return Status::IoError("cannot open input '" + path + "': " + std::strerror(errno));
     }
     owns_file_ = true;
-    name_ = path;
+    name = path;
   }
   // Large pages make long lines; a big buffer keeps reads few.
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
-  file_id_ = FileId(path);
-  line_ = 0;
+  PS_ASSIGN_OR_RETURN(InputFileFormat format,
+                      DetectFileFormat(file_, name, !IsRegularFile(file_), options_.format));
+  if (format == InputFileFormat::kJsonl) {
+    reader_ = JsonlReader(file_, name, FileId(path));
+  } else {
+    reader_ = WarcReader(file_, format == InputFileFormat::kWarcGzip, name, FileId(path),
+                         options_.max_record_bytes, &warc_counts_);
+  }
   return Status::Ok();
 }
 
@@ -50,26 +69,29 @@ StatusOr<bool> FileSource::ReadRecord(pipeline::SourceRecord* record) {
       if (next_path_ == paths_.size()) return false;
       PS_RETURN_IF_ERROR(OpenNext());
     }
-    const ssize_t n = getline(&line_buf_, &line_cap_, file_);
-    if (n < 0) {
-      const bool failed = std::ferror(file_);
-      if (owns_file_) std::fclose(file_);
-      file_ = nullptr;
-      if (failed) return Status::IoError("cannot read input '" + name_ + "'");
-      continue;
-    }
-    const int64_t line_index = line_++;
-    std::string_view text(line_buf_, static_cast<size_t>(n));
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
-    if (text.find_first_not_of(" \t") == std::string_view::npos) continue;
-
-    record->stream = name_;
-    record->partition = file_id_;
-    record->offset = Offset(line_index);
-    record->value.assign(text);
-    record->default_event_id = name_ + ":" + std::to_string(line_index + 1);
-    return true;
+    PS_ASSIGN_OR_RETURN(bool more, reader_->Next(record));
+    if (more) return true;
+    reader_.reset();
+    if (owns_file_) std::fclose(file_);
+    file_ = nullptr;
   }
+}
+
+Status CheckInputs(const std::vector<std::string>& paths, InputFormatChoice format) {
+  for (const std::string& path : paths) {
+    // Opening a FIFO would wait for its writer, and looking at stdin for
+    // its input: streams are judged when the run reads them.
+    struct stat st;
+    if (path == "-" || (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) continue;
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) {
+      return Status::IoError("cannot open input '" + path + "': " + std::strerror(errno));
+    }
+    StatusOr<InputFileFormat> detected = DetectFileFormat(file, path, false, format);
+    std::fclose(file);
+    PS_RETURN_IF_ERROR(detected.status());
+  }
+  return Status::Ok();
 }
 
 Status FileSource::Poll(Duration, pipeline::Lanes& lanes) {

@@ -9,15 +9,24 @@
 #include "common/clock.h"
 #include "common/status_or.h"
 #include "common/types.h"
+#include "files/input_format.h"
+#include "files/input_reader.h"
 #include "pipeline/source.h"
 
 namespace pagesieve::files {
 
-// The Source of pagesieve dedup: fetched-page events, one JSON object per
-// line, from a list of files ("-" is stdin), into one lane (partition 0).
-// Empty lines are skipped.
+struct FileSourceOptions {
+  InputFormatChoice format = InputFormatChoice::kAuto;  // --input-format
+  int64_t max_record_bytes = int64_t{64} << 20;        // warc.max_record_bytes
+};
+
+// The Source of pagesieve dedup: fetched-page events from a list of files
+// ("-" is stdin), into one lane (partition 0). Each file is JSONL (one JSON
+// object per line; empty lines are skipped) or WARC (docs/warc.md), as its
+// content says or --input-format forces.
 //
-// Each record's position, which origins store, is (file id, line index): the
+// Each record's position, which origins store, is (file id, line index or
+// WARC record's byte offset): the
 // file id is a hash of the file's real path, so running the same file again
 // into the same state lets its records recognise themselves
 // (docs/engine.md). Its lane offset counts the records decided into the
@@ -31,8 +40,12 @@ class FileSource final : public pipeline::Source {
 
   // Reads at most `records_per_poll` lines per Poll(), so the pipeline gets
   // to prepare and decide between reads.
-  FileSource(std::vector<std::string> paths, size_t records_per_poll, const Clock& clock)
-      : paths_(std::move(paths)), records_per_poll_(records_per_poll), clock_(clock) {}
+  FileSource(std::vector<std::string> paths, size_t records_per_poll, const Clock& clock,
+             FileSourceOptions options = {})
+      : paths_(std::move(paths)),
+        records_per_poll_(records_per_poll),
+        clock_(clock),
+        options_(options) {}
   ~FileSource() override;
 
   // Fails when a file cannot be opened or read.
@@ -44,6 +57,9 @@ class FileSource final : public pipeline::Source {
   void Finished(PartitionId) override { finished_ = true; }
   bool Exhausted() const override { return finished_; }
 
+  // What the WARC inputs held besides the responses decided.
+  const WarcCounts& warc_counts() const { return warc_counts_; }
+
  private:
   Status OpenNext();
   // Reads the next non-empty line into `record`; false at the end of input.
@@ -52,6 +68,7 @@ class FileSource final : public pipeline::Source {
   const std::vector<std::string> paths_;
   const size_t records_per_poll_;
   const Clock& clock_;
+  const FileSourceOptions options_;
   bool opened_ = false;  // the lane
   bool paused_ = false;
   bool finished_ = false;
@@ -61,12 +78,14 @@ class FileSource final : public pipeline::Source {
   size_t next_path_ = 0;
   FILE* file_ = nullptr;
   bool owns_file_ = false;
-  std::string name_;
-  PartitionId file_id_{};
-  int64_t line_ = 0;
-  char* line_buf_ = nullptr;
-  size_t line_cap_ = 0;
+  std::unique_ptr<InputReader> reader_;
+  WarcCounts warc_counts_;
 };
+
+// Opens every input that is a file and refuses the run, before anything is
+// written, if one cannot be opened or is neither WARC nor JSONL. Stdin and
+// FIFOs are judged by their first byte when the run reads them.
+Status CheckInputs(const std::vector<std::string>& paths, InputFormatChoice format);
 
 // The id files are known by in origins: 31 bits of a hash of the real path,
 // or a fresh random id for stdin (a stream cannot be recognised again).

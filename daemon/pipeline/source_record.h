@@ -32,6 +32,11 @@ struct SourceRecord {
   // Kafka sources put the position in the verdict ("source"); files do not.
   bool position_in_verdict = false;
   Clock::SteadyTime received_at{};  // when the source read it: latency starts here
+  // What `value` holds: an event's JSON, or a WARC record (files only).
+  engine::InputFormat format = engine::InputFormat::kJsonEvent;
+  // Non-empty when the source could not read the record: the reason for
+  // its dead letter (a WARC record it could not frame).
+  std::string refused;
 
   // The engine's view of this record; valid while this record is neither
   // moved nor destroyed.
@@ -44,6 +49,8 @@ struct SourceRecord {
     in.offset = offset;
     in.default_event_id = default_event_id;
     if (position_in_verdict) in.source = engine::SourcePosition{stream, partition, offset};
+    in.format = format;
+    in.refused = refused;
     return in;
   }
 };

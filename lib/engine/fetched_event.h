@@ -38,6 +38,9 @@ struct FetchedEvent {
   std::optional<std::string> text;      // pre-extracted main text, if the crawler sent one
   std::string event_id;                 // empty: the caller supplies its default
   std::optional<std::string> key;       // only read for files (see EventFieldNames::key)
+  // From a WARC record: "sha1:<base32>" over the payload as stored, which
+  // `body` (decoded) is not. Absent: the digest is computed over `body`.
+  std::optional<std::string> payload_digest;
 };
 
 // Parses one event (one JSON object). Unknown fields are ignored. Errors

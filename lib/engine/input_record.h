@@ -17,6 +17,12 @@ struct SourcePosition {
   friend bool operator==(const SourcePosition&, const SourcePosition&) = default;
 };
 
+// How an input record's bytes are read.
+enum class InputFormat {
+  kJsonEvent,     // one fetched-page event as a JSON object
+  kWarcResponse,  // a WARC response record, header and block as stored (docs/warc.md)
+};
+
 // The engine's view of one input record: the bytes of a Kafka message or of
 // a JSONL line, and where it came from. The source that reads the record
 // owns these bytes; the views are valid while it keeps the record, which
@@ -32,6 +38,10 @@ struct InputRecord {
   Offset offset{};
   std::string_view default_event_id;     // "topic-partition-offset" or "file:line"
   std::optional<SourcePosition> source;  // Kafka only; copied into the verdict
+  InputFormat format = InputFormat::kJsonEvent;
+  // Set when the source already knows the record is unusable (a WARC record
+  // it could not frame): the reason for its dead letter.
+  std::string_view refused;
 };
 
 }  // namespace pagesieve::engine

@@ -4,6 +4,7 @@
 
 #include "common/duration.h"
 #include "common/time_format.h"
+#include "engine/warc_event.h"
 #include "url/registered_domain.h"
 
 namespace pagesieve::engine {
@@ -46,8 +47,18 @@ StatusOr<EventTime> RecordPreparer::EventTimeOf(const std::optional<EventTime>& 
   return *t;
 }
 
+StatusOr<FetchedEvent> RecordPreparer::ReadEvent(const InputRecord& record) const {
+  if (!record.refused.empty()) return Status::InvalidArgument(record.refused);
+  if (record.format == InputFormat::kWarcResponse) {
+    // One byte over max_body_bytes is enough for the fingerprinter to say
+    // truncated; decoding more would only cost.
+    return FetchedEventFromWarc(record.value, options_.fingerprint.max_body_bytes + 1);
+  }
+  return ParseFetchedEvent(record.value, options_.fields);
+}
+
 StatusOr<PreparedRecord> RecordPreparer::Prepare(const InputRecord& record) {
-  PS_ASSIGN_OR_RETURN(FetchedEvent event, ParseFetchedEvent(record.value, options_.fields));
+  PS_ASSIGN_OR_RETURN(FetchedEvent event, ReadEvent(record));
   PS_ASSIGN_OR_RETURN(EventTime event_time, EventTimeOf(event.fetched_at, record));
 
   PreparedRecord out;
@@ -72,6 +83,7 @@ StatusOr<PreparedRecord> RecordPreparer::Prepare(const InputRecord& record) {
 
   fingerprint::PageInput page{event.url, event.content_type, event.body, std::nullopt};
   if (event.text) page.text = *event.text;
+  if (event.payload_digest) page.payload_digest = *event.payload_digest;
   StatusOr<fingerprint::PageFingerprint> fp = fingerprinter_.Fingerprint(page);
   if (!fp.ok()) return fp.status().WithContext("url");
 

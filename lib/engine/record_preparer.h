@@ -29,6 +29,7 @@ class RecordPreparer {
   StatusOr<PreparedRecord> Prepare(const InputRecord& record);
 
  private:
+  StatusOr<FetchedEvent> ReadEvent(const InputRecord& record) const;
   StatusOr<EventTime> EventTimeOf(const std::optional<EventTime>& fetched_at,
                                   const InputRecord& record) const;
   bool Accepted(int status) const;

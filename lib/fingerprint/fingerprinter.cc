@@ -48,7 +48,7 @@ StatusOr<PageFingerprint> Fingerprinter::Fingerprint(const PageInput& page) {
   PageFingerprint out;
   PS_ASSIGN_OR_RETURN(out.canonical_url, canonicalizer_.Canonicalize(page.url));
   out.url = Sha256Digest128(out.canonical_url.spec);
-  out.payload = PayloadDigest(page.body);
+  out.payload = page.payload_digest ? std::string(*page.payload_digest) : PayloadDigest(page.body);
 
   std::string_view body = page.body;
   if (body.size() > options_.max_body_bytes) {

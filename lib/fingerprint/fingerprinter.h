@@ -32,6 +32,9 @@ struct PageInput {
   // Main text the crawler already extracted; when present, the body is not
   // parsed and this text stands for the page's text.
   std::optional<std::string_view> text;
+  // The payload digest when the input already has it: a WARC record's is
+  // over the payload as stored, which `body` (decoded) no longer is.
+  std::optional<std::string_view> payload_digest;
 };
 
 struct PageFingerprint {
@@ -45,7 +48,7 @@ struct PageFingerprint {
   // the page has a title; of the whole raw body when the content is not text
   // or no text was found.
   Digest128 content;
-  std::string payload;              // PayloadDigest(raw body): always the whole body
+  std::string payload;              // PayloadDigest(raw body), or the input's payload_digest
   std::optional<uint64_t> simhash;  // absent below near.min_tokens
   // MinHash of the main text's shingles (and, below short_text_tokens, of
   // the title's words): absent when there is no SimHash,
