@@ -99,6 +99,15 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
     auto it = table->find("message.max.bytes");
     if (it != table->end()) o.output.max_message_bytes = std::strtoll(it->second.c_str(), nullptr, 10);
   }
+  PS_ASSIGN_OR_RETURN(int64_t max_message_bytes, config.GetInt("output.max_message_bytes"));
+  if (max_message_bytes < 0 || (max_message_bytes > 0 && max_message_bytes < 1000)) {
+    return Status::InvalidArgument(
+        "output.max_message_bytes must be 0 (learnt from the topics) or at least 1000");
+  }
+  if (max_message_bytes > 0) {
+    o.output.max_message_bytes = std::min(o.output.max_message_bytes, max_message_bytes);
+    o.output.learn_topic_limits = false;
+  }
   PS_ASSIGN_OR_RETURN(o.changelog.enabled, config.GetBool("changelog.enabled"));
   PS_ASSIGN_OR_RETURN(o.changelog.topic, config.GetString("changelog.topic"));
   if (o.changelog.topic.empty()) o.changelog.topic = o.group_id + "-state-changelog";

@@ -29,6 +29,8 @@ struct OutputTopics {
   // verdict its body, a dead letter the end of the record it quotes.
   int64_t max_message_bytes = kLibrdkafkaMessageMaxBytes;
   static constexpr int64_t kLibrdkafkaMessageMaxBytes = 1'000'000;  // its default
+  // output.max_message_bytes = 0: ask the broker for the topics' limits.
+  bool learn_topic_limits = true;
 
   // Every distinct topic, for start-up checks.
   std::vector<std::string> All() const;

@@ -100,7 +100,9 @@ Status KafkaStage::Start() {
   PS_ASSIGN_OR_RETURN(int32_t input_partitions, CheckTopics(source_->consumer(), kafka_, run_.stage,
                                                             clock_, stop_requested_));
   // Before the producer exists: its batches must fit the topics too.
-  PS_ASSIGN_OR_RETURN(kafka_.output.max_message_bytes, OutputSizeLimit(kafka_, run_.stage));
+  if (kafka_.output.learn_topic_limits) {
+    PS_ASSIGN_OR_RETURN(kafka_.output.max_message_bytes, OutputSizeLimit(kafka_, run_.stage));
+  }
   PS_ASSIGN_OR_RETURN(sink_, kafka::KafkaSink::Create(kafka_, &metrics_->delivery_errors));
   if (kafka_.changelog.enabled && stateful()) {
     restorer_ =

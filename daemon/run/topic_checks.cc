@@ -106,9 +106,15 @@ StatusOr<int64_t> OutputSizeLimit(const kafka::KafkaOptions& kafka, StageKind st
   if (stage == StageKind::kRekey) written.push_back(kafka.rekey.topic);
   if (kafka.changelog.enabled && stage != StageKind::kRekey) written.push_back(kafka.changelog.topic);
   const kafka::TopicAdmin admin(kafka.bootstrap_servers, kafka.common, kafka.startup_timeout);
-  PS_ASSIGN_OR_RETURN(auto limits, admin.MaxMessageBytes(written));
+  StatusOr<std::map<std::string, int64_t>> limits = admin.MaxMessageBytes(written);
+  if (!limits.ok()) {
+    return Status(limits.status().code(),
+                  "cannot read max.message.bytes of the topics pagesieve writes (" +
+                      limits.status().message() +
+                      "): grant DESCRIBE_CONFIGS on them, or set output.max_message_bytes");
+  }
   int64_t limit = kafka.output.max_message_bytes;
-  for (const auto& [topic, bytes] : limits) {
+  for (const auto& [topic, bytes] : *limits) {
     if (bytes > 0 && bytes < limit) {
       spdlog::info("topic {} takes messages up to {} bytes (max.message.bytes): larger output "
                    "leaves out bodies or is cut to fit",

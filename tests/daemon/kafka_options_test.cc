@@ -48,6 +48,28 @@ TEST(KafkaOptionsTest, PassThroughPropertiesReachLibrdkafka) {
   EXPECT_EQ(Get(**consumer, "partition.assignment.strategy"), "cooperative-sticky");
 }
 
+// The output limit sizes the producer too: a batch of small messages must
+// fit the topic as one message must.
+TEST(KafkaOptionsTest, AGivenOutputLimitSizesTheProducerAndIsNotAskedOfTheBroker) {
+  StatusOr<KafkaOptions> learnt = Read("");
+  ASSERT_TRUE(learnt.ok()) << learnt.status().ToString();
+  EXPECT_TRUE(learnt->output.learn_topic_limits);
+  EXPECT_EQ(learnt->output.max_message_bytes, 1'000'000);
+
+  StatusOr<KafkaOptions> o = Read("", {"output.max_message_bytes=65536"});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_FALSE(o->output.learn_topic_limits);
+  EXPECT_EQ(o->output.max_message_bytes, 65536);
+  auto producer = ProducerConf(*o);
+  ASSERT_TRUE(producer.ok());
+  EXPECT_EQ(Get(**producer, "message.max.bytes"), "65536");
+  EXPECT_EQ(Get(**producer, "batch.size"), "65536");
+
+  StatusOr<KafkaOptions> tiny = Read("", {"output.max_message_bytes=999"});
+  ASSERT_FALSE(tiny.ok());
+  EXPECT_THAT(tiny.status().message(), HasSubstr("output.max_message_bytes"));
+}
+
 TEST(KafkaOptionsTest, RefusesOverridesThatWouldLoseRecords) {
   for (const char* set : {"kafka.consumer.enable.auto.commit=true", "kafka.producer.acks=1",
                           "kafka.producer.enable.idempotence=false",
