@@ -3,13 +3,13 @@
 //
 //   shard_bench --dir=/tmp/shard-bench --stages=1000000,10000000 [--ops=200000]
 //               [--scopes=1] [--batch=1000] [--cache_mb=1024] [--buffer_mb=256]
-//               [--near_tables=0] [--minhash_slots=256] [--lsh_threshold=0.5]
+//               [--near_tables=0] [--minhash_slots=256] [--lsh_threshold=0.6]
 //
 // For each stage N the shard is filled (through the Shard API, checkpointing
 // every --batch records) until it holds N records, each with a URL, an exact
 // and a near entry (a SimHash and a 264-byte MinHash sketch, indexed in the
 // SimHash tables and the LSH bands derived for --lsh_threshold, by default
-// the engine's: near.containment_jaccard 0.5, 35 bands of 3 rows); then every store is measured on --ops
+// the engine's: near.containment_jaccard 0.6, 33 bands of 4 rows); then every store is measured on --ops
 // operations, half on stored records (hits, chosen uniformly over all N) and
 // half on new ones, and so is the whole per-record sequence of the engine.
 // A near copy of a stored record flips 1 to 3 bits of its SimHash and a
@@ -58,7 +58,7 @@ struct Flags {
   // The Jaccard the LSH bands are derived for (ShardOptions::
   // near_lsh_threshold); 0.8 gives the 25 bands of 8 rows of near.jaccard
   // alone, as measured before the containment rule.
-  double lsh_threshold = 0.5;
+  double lsh_threshold = 0.6;
 };
 
 constexpr uint64_t kFresh = uint64_t{1} << 40;  // ids of records made while measuring

@@ -33,7 +33,7 @@ struct NearRule {
   // near.containment_jaccard. 0 turns the rule off. Judged where sketches
   // judge (minhash, both).
   double containment = 0.95;
-  double containment_jaccard = 0.5;  // near.containment_jaccard
+  double containment_jaccard = 0.6;  // near.containment_jaccard
 
   // The lowest estimated Jaccard this rule can accept: what the LSH bands
   // must offer as candidates.

@@ -103,8 +103,8 @@ TEST_F(StateCommandTest, StatsPrintsOffsetWatermarkVersionAndEntriesPerShard) {
   EXPECT_THAT(r.out, HasSubstr("RocksDB estimate"));
   EXPECT_THAT(r.out, HasSubstr("url bloom filter"));
   // The LSH bands of the default sketches (256 slots of 8 bits) for the
-  // lowest Jaccard the default rule accepts: near.containment_jaccard 0.5.
-  EXPECT_THAT(r.out, HasSubstr("lsh bands            35 of 3 rows for jaccard 0.5"));
+  // lowest Jaccard the default rule accepts: near.containment_jaccard 0.6.
+  EXPECT_THAT(r.out, HasSubstr("lsh bands            33 of 4 rows for jaccard 0.6"));
 }
 
 TEST_F(StateCommandTest, StatsJsonCountsStoredAndLiveEntries) {
@@ -122,8 +122,8 @@ TEST_F(StateCommandTest, StatsJsonCountsStoredAndLiveEntries) {
   EXPECT_EQ(s["entries"]["exact"]["live"], 3);
   EXPECT_EQ(s["entries"]["near"]["stored"], 4);
   EXPECT_EQ(s["entries"]["near"]["live"], 3);
-  EXPECT_EQ(s["lsh_bands"]["bands"], 35);  // for near.containment_jaccard 0.5
-  EXPECT_EQ(s["lsh_bands"]["rows"], 3);
+  EXPECT_EQ(s["lsh_bands"]["bands"], 33);  // for near.containment_jaccard 0.6
+  EXPECT_EQ(s["lsh_bands"]["rows"], 4);
   // The live near entries whose sketch the bands index: those of pages long
   // enough to sketch (near.minhash_min_shingles).
   ASSERT_TRUE(s["entries"]["near"]["banded"].is_number());
