@@ -1,6 +1,7 @@
 // `state lookup --json`: the same ShardLookup values as LookupText.
 #include "common/hex.h"
 #include "state/lookup_report.h"
+#include "store/lsh_bands.h"
 
 namespace pagesieve::state {
 namespace {
@@ -61,6 +62,9 @@ Json NearJson(const ShardLookup& s, const LookupKey& key) {
     j.update(EntryJson(m));
     // The sketch's size, or null: the page had none (too short to sketch).
     j["sketch_bytes"] = m.entry.sketch.empty() ? Json(nullptr) : Json(m.entry.sketch.size());
+    // The size of the set it sketches (the containment rule's), or null.
+    StatusOr<store::SketchHeader> header = store::ParseSketchHeader(m.entry.sketch);
+    j["sketch_features"] = header.ok() ? Json(header->set_size) : Json(nullptr);
     j["engine_answer"] = m.live && !answered;
     answered = answered || m.live;
     matches.push_back(std::move(j));

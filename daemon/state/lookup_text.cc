@@ -26,14 +26,16 @@ const Entry* FirstLive(const std::vector<store::Inspected<Entry>>& entries) {
   return nullptr;
 }
 
-// "260 bytes (256 slots of 8 bits)", or "none" for a page too short to
-// sketch (or written with near.minhash_slots = 0).
+// "264 bytes (256 slots of 8 bits, 812 features)", or "none" for a page too
+// short to sketch (or written with near.minhash_slots = 0). The features are
+// the set's size, which the containment rule compares.
 std::string SketchText(const std::string& sketch) {
   if (sketch.empty()) return "none";
   std::string text = std::to_string(sketch.size()) + " bytes";
   StatusOr<store::SketchHeader> h = store::ParseSketchHeader(sketch);
   if (h.ok()) {
-    text += " (" + std::to_string(h->slots) + " slots of " + std::to_string(h->bits) + " bits)";
+    text += " (" + std::to_string(h->slots) + " slots of " + std::to_string(h->bits) + " bits, " +
+            std::to_string(h->set_size) + " features)";
   }
   return text;
 }

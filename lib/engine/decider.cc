@@ -92,7 +92,8 @@ StatusOr<Decider::Settled> Decider::NearTier(const PreparedRecord& record,
   const store::NearCandidate& c = *match->candidate;
   if (IsSelf(c.origin, record)) return Settled(Decision::Unique());
   PS_RETURN_IF_ERROR(stores.TouchNear(record.scope, c.simhash, record.event_time));
-  return Settled(Decision::Near(c.origin, c.distance, match->similarity, match->method));
+  return Settled(Decision::Near(c.origin, c.distance, match->similarity, match->method,
+                                  match->containment));
 }
 
 }  // namespace pagesieve::engine

@@ -34,6 +34,13 @@ Status CheckJaccard(std::string_view key, double jaccard) {
                                  std::to_string(jaccard));
 }
 
+// near.containment: 0 (off) or a share in (0, 1].
+Status CheckContainment(std::string_view key, double containment) {
+  if (containment >= 0 && containment <= 1) return Status::Ok();
+  return Status::InvalidArgument(std::string(key) + " must be within [0, 1] (0: off), not " +
+                                 std::to_string(containment));
+}
+
 // The value of an optional key of an override table: nothing when absent,
 // an error naming it when present and wrong.
 template <typename T, typename Get>
@@ -57,8 +64,14 @@ StatusOr<NearOverride> ReadNearOverride(const Config& table, const std::string& 
                       Optional<double>(where, [&] { return table.GetDouble("jaccard"); }));
   PS_ASSIGN_OR_RETURN(std::optional<std::string> method,
                       Optional<std::string>(where, [&] { return table.GetString("method"); }));
-  if (!distance && !o.jaccard && !method) {
-    return Status::InvalidArgument(where + " sets none of max_distance, jaccard, method");
+  PS_ASSIGN_OR_RETURN(o.containment,
+                      Optional<double>(where, [&] { return table.GetDouble("containment"); }));
+  PS_ASSIGN_OR_RETURN(o.containment_jaccard, Optional<double>(where, [&] {
+                        return table.GetDouble("containment_jaccard");
+                      }));
+  if (!distance && !o.jaccard && !method && !o.containment && !o.containment_jaccard) {
+    return Status::InvalidArgument(
+        where + " sets none of max_distance, jaccard, method, containment, containment_jaccard");
   }
   if (distance) {
     if (*distance < 0 || *distance > 64) {
@@ -67,6 +80,13 @@ StatusOr<NearOverride> ReadNearOverride(const Config& table, const std::string& 
     o.max_distance = static_cast<int>(*distance);
   }
   if (o.jaccard) PS_RETURN_IF_ERROR(CheckJaccard(where + ".jaccard", *o.jaccard));
+  if (o.containment) {
+    PS_RETURN_IF_ERROR(CheckContainment(where + ".containment", *o.containment));
+  }
+  if (o.containment_jaccard) {
+    PS_RETURN_IF_ERROR(
+        CheckJaccard(where + ".containment_jaccard", *o.containment_jaccard));
+  }
   if (method) {
     StatusOr<NearMethod> parsed = ParseNearMethod(*method);
     if (!parsed.ok()) return Status::InvalidArgument(where + ".method " + parsed.status().message());
@@ -92,6 +112,10 @@ StatusOr<NearRule> ReadNearRule(const Config& config) {
   rule.max_distance = static_cast<int>(distance);  // the shard options check its range
   PS_ASSIGN_OR_RETURN(rule.jaccard, config.GetDouble("near.jaccard"));
   PS_RETURN_IF_ERROR(CheckJaccard("near.jaccard", rule.jaccard));
+  PS_ASSIGN_OR_RETURN(rule.containment, config.GetDouble("near.containment"));
+  PS_RETURN_IF_ERROR(CheckContainment("near.containment", rule.containment));
+  PS_ASSIGN_OR_RETURN(rule.containment_jaccard, config.GetDouble("near.containment_jaccard"));
+  PS_RETURN_IF_ERROR(CheckJaccard("near.containment_jaccard", rule.containment_jaccard));
   PS_ASSIGN_OR_RETURN(std::string method, config.GetString("near.method"));
   StatusOr<NearMethod> parsed = ParseNearMethod(method);
   if (!parsed.ok()) return Status::InvalidArgument("near.method " + parsed.status().message());
@@ -130,7 +154,7 @@ StatusOr<EngineOptions> EngineOptionsFromConfig(const Config& config) {
                       ReadRevisitPolicy(config, options.shard.url_mode));
 
   // The SimHash tables must serve the widest per-site distance, the LSH
-  // bands the lowest per-site threshold.
+  // bands the lowest Jaccard any site accepts (containment included).
   const NearPolicy policy(options.near, options.near_overrides);
   options.shard.near_max_distance = policy.MaxDistance();
   options.shard.near_lsh_threshold = policy.MinJaccard();

@@ -5,36 +5,51 @@
 namespace pagesieve::engine {
 namespace {
 
-// The estimated Jaccard similarity of two encoded sketches; none when either
-// is missing, unreadable or of other parameters (never compared then).
-std::optional<double> Similarity(const std::optional<fingerprint::MinHashSketch>& mine,
-                                 const std::string& theirs) {
+// What two sketches say of their pages: the estimated Jaccard, and how much
+// of the smaller page the larger holds (none when a size is unknown).
+struct Overlap {
+  double jaccard = 0;
+  std::optional<double> containment;
+};
+
+// The overlap of two encoded sketches; none when either is missing,
+// unreadable or of other parameters (never compared then).
+std::optional<Overlap> Compare(const std::optional<fingerprint::MinHashSketch>& mine,
+                               const std::string& theirs) {
   if (!mine || theirs.empty()) return std::nullopt;
   StatusOr<fingerprint::MinHashSketch> other = fingerprint::MinHashSketch::Decode(theirs);
   if (!other.ok()) return std::nullopt;
   StatusOr<double> j = fingerprint::EstimateJaccard(*mine, *other);
-  return j.ok() ? std::optional<double>(*j) : std::nullopt;
+  if (!j.ok()) return std::nullopt;
+  return Overlap{*j, fingerprint::EstimateContainment(*j, mine->set_size(), other->set_size())};
+}
+
+// Whether the sketches' overlap makes a duplicate under `rule`, and by which
+// test: the containment it was accepted by, if the Jaccard alone fell short.
+std::optional<NearVerdict> ByOverlap(const store::NearCandidate& c, const NearRule& rule,
+                                     const Overlap& o) {
+  if (o.jaccard >= rule.jaccard) return NearVerdict{&c, o.jaccard, NearMethod::kMinHash};
+  const bool contained = rule.containment > 0 && o.jaccard >= rule.containment_jaccard &&
+                         o.containment && *o.containment >= rule.containment;
+  if (!contained) return std::nullopt;
+  return NearVerdict{&c, o.jaccard, NearMethod::kMinHash, o.containment};
 }
 
 // Whether `c` is a duplicate under `rule`, and how it was judged.
 std::optional<NearVerdict> Judge(const store::NearCandidate& c, const NearRule& rule,
                                  const std::optional<fingerprint::MinHashSketch>& sketch) {
-  const std::optional<double> similarity = Similarity(sketch, c.sketch);
+  const std::optional<Overlap> overlap = Compare(sketch, c.sketch);
   const bool close = c.distance <= rule.max_distance;
   switch (rule.method) {
     case NearMethod::kSimHash:
-      if (close) return NearVerdict{&c, similarity, NearMethod::kSimHash};
-      return std::nullopt;
+      if (!close) return std::nullopt;
+      return NearVerdict{&c, overlap ? std::optional<double>(overlap->jaccard) : std::nullopt,
+                         NearMethod::kSimHash};
     case NearMethod::kMinHash:
-      if (similarity && *similarity >= rule.jaccard) {
-        return NearVerdict{&c, similarity, NearMethod::kMinHash};
-      }
+      if (overlap) return ByOverlap(c, rule, *overlap);
       return std::nullopt;
     case NearMethod::kBoth:
-      if (similarity) {
-        if (*similarity >= rule.jaccard) return NearVerdict{&c, similarity, NearMethod::kMinHash};
-        return std::nullopt;
-      }
+      if (overlap) return ByOverlap(c, rule, *overlap);
       if (close) return NearVerdict{&c, std::nullopt, NearMethod::kSimHash};
       return std::nullopt;
   }
@@ -42,9 +57,11 @@ std::optional<NearVerdict> Judge(const store::NearCandidate& c, const NearRule& 
 }
 
 // Whether `a` is a better match than `b`, the earlier of the two in the
-// candidates' order: only a higher similarity beats an earlier candidate.
+// candidates' order: a Jaccard match beats a containment match, and
+// otherwise only a higher similarity beats an earlier candidate.
 bool Better(const NearVerdict& a, const NearVerdict& b) {
   if (a.similarity && !b.similarity) return true;
+  if (a.containment.has_value() != b.containment.has_value()) return !a.containment;
   return a.similarity && b.similarity && *a.similarity > *b.similarity;
 }
 

@@ -13,6 +13,9 @@ struct NearVerdict {
   const store::NearCandidate* candidate;
   std::optional<double> similarity;  // estimated Jaccard, when both pages have sketches
   NearMethod method;                 // kSimHash or kMinHash: what decided
+  // The estimated containment when it decided (the Jaccard fell short of
+  // the rule's jaccard); none when the Jaccard or the SimHash did.
+  std::optional<double> containment = std::nullopt;
 };
 
 // Judges the candidates a near lookup found for `record` (sorted by
@@ -20,7 +23,8 @@ struct NearVerdict {
 // is a duplicate of, if any:
 //  - kSimHash: the first candidate within max_distance bits;
 //  - kMinHash: the most similar candidate whose estimated Jaccard with the
-//    record reaches the rule's jaccard (pages without sketches: none);
+//    record reaches the rule's jaccard, else the most similar one that
+//    passes the containment rule (pages without sketches: none);
 //  - kBoth: like kMinHash for candidates with sketches on both sides, like
 //    kSimHash for the others; a Jaccard match is preferred.
 // Ties go to the earlier candidate (closer, then earlier origin).

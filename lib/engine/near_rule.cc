@@ -24,6 +24,10 @@ std::string_view NearMethodName(NearMethod method) {
   return "unknown";
 }
 
+double NearRule::LowestJaccard() const {
+  return containment > 0 ? std::min(jaccard, containment_jaccard) : jaccard;
+}
+
 NearPolicy::NearPolicy(NearRule defaults, std::vector<NearOverride> overrides)
     : defaults_(defaults), overrides_(std::move(overrides)) {
   for (NearOverride& o : overrides_) {
@@ -37,6 +41,8 @@ NearRule NearPolicy::Apply(const NearOverride& o) const {
   if (o.max_distance) rule.max_distance = *o.max_distance;
   if (o.jaccard) rule.jaccard = *o.jaccard;
   if (o.method) rule.method = *o.method;
+  if (o.containment) rule.containment = *o.containment;
+  if (o.containment_jaccard) rule.containment_jaccard = *o.containment_jaccard;
   return rule;
 }
 
@@ -56,8 +62,8 @@ int NearPolicy::MaxDistance() const {
 }
 
 double NearPolicy::MinJaccard() const {
-  double min = defaults_.jaccard;
-  for (const NearOverride& o : overrides_) min = std::min(min, Apply(o).jaccard);
+  double min = defaults_.LowestJaccard();
+  for (const NearOverride& o : overrides_) min = std::min(min, Apply(o).LowestJaccard());
   return min;
 }
 

@@ -26,6 +26,18 @@ struct NearRule {
   int max_distance = 3;  // near.max_distance
   double jaccard = 0.8;  // near.jaccard
   NearMethod method = NearMethod::kBoth;
+  // near.containment: a candidate whose estimated Jaccard falls short of
+  // `jaccard` still matches when the larger page holds at least this share
+  // of the smaller one (a copy that carries only the article, or an
+  // original that keeps more around it), and their Jaccard is at least
+  // near.containment_jaccard. 0 turns the rule off. Judged where sketches
+  // judge (minhash, both).
+  double containment = 0.95;
+  double containment_jaccard = 0.6;  // near.containment_jaccard
+
+  // The lowest estimated Jaccard this rule can accept: what the LSH bands
+  // must offer as candidates.
+  double LowestJaccard() const;
 
   friend bool operator==(const NearRule&, const NearRule&) = default;
 };
@@ -37,6 +49,8 @@ struct NearOverride {
   std::optional<int> max_distance;
   std::optional<double> jaccard;
   std::optional<NearMethod> method;
+  std::optional<double> containment;
+  std::optional<double> containment_jaccard;
 };
 
 // The near rule of each site: the first override whose pattern matches the
@@ -50,8 +64,9 @@ class NearPolicy {
   NearRule RuleFor(std::string_view host, std::string_view registered_domain) const;
   // The largest distance any site uses: the SimHash tables are built for it.
   int MaxDistance() const;
-  // The lowest Jaccard threshold any site uses: the LSH bands are derived
-  // for it.
+  // The lowest Jaccard any site's rule accepts (near.jaccard, or
+  // near.containment_jaccard where containment is on): the LSH bands are
+  // derived for it.
   double MinJaccard() const;
 
  private:

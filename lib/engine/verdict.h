@@ -31,11 +31,13 @@ struct Decision {
   }
   // A near duplicate: `method` is how it was judged (kSimHash or kMinHash),
   // `similarity` the estimated Jaccard when both pages have sketches.
+  // `containment` is set when the containment rule decided.
   static Decision Near(store::Origin of, int distance, std::optional<double> similarity,
-                       NearMethod method) {
+                       NearMethod method, std::optional<double> containment = std::nullopt) {
     Decision d = Duplicate(Tier::kNear, std::move(of), distance);
     d.similarity = similarity;
     d.method = method;
+    d.containment = containment;
     return d;
   }
 
@@ -45,6 +47,7 @@ struct Decision {
   std::optional<int> distance;                // exact: 0, near: Hamming distance
   std::optional<double> similarity;           // near: estimated Jaccard, when both have sketches
   std::optional<NearMethod> method;           // near: what judged it (simhash or minhash)
+  std::optional<double> containment;          // near: set when the containment rule decided
 
   friend bool operator==(const Decision&, const Decision&) = default;
 

@@ -68,6 +68,8 @@ std::string EncodeVerdictJson(const Verdict& verdict) {
   // Three decimals: more would claim a precision the estimate has not.
   j["similarity"] = d.similarity ? Json(std::round(*d.similarity * 1000) / 1000) : Json(nullptr);
   j["method"] = d.method ? Json(NearMethodName(*d.method)) : Json(nullptr);
+  j["containment"] =
+      d.containment ? Json(std::round(*d.containment * 1000) / 1000) : Json(nullptr);
   j["fingerprints"] = FingerprintsJson(r.fingerprints);
   j["event_time"] = FormatRfc3339(r.event_time);
   if (d.kind == VerdictKind::kSkipped) j["status"] = r.status;

@@ -70,7 +70,7 @@ std::optional<MinHashSketch> MinHasher::Sketch(std::span<const uint64_t> sorted_
 
   std::vector<uint32_t> values(slots);
   Densify(&values);
-  return MinHashSketch::Create(options_.bits, std::move(values)).value();
+  return MinHashSketch::Create(options_.bits, std::move(values), distinct).value();
 }
 
 void MinHasher::Densify(std::vector<uint32_t>* values) const {

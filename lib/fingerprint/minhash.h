@@ -46,16 +46,24 @@ class MinHashSketch {
   static bool ValidBits(int bits) { return bits == 8 || bits == 16 || bits == 32; }
 
   // InvalidArgument unless the slot count and width are valid and every
-  // value fits in `bits` bits.
-  static StatusOr<MinHashSketch> Create(int bits, std::vector<uint32_t> values);
+  // value fits in `bits` bits. `set_size` is the number of distinct features
+  // sketched, 0 when unknown.
+  static StatusOr<MinHashSketch> Create(int bits, std::vector<uint32_t> values,
+                                        uint32_t set_size = 0);
 
   int slots() const { return static_cast<int>(values_.size()); }
   int bits() const { return bits_; }
   std::span<const uint32_t> values() const { return values_; }
+  // How many distinct features (shingles, and a short page's title
+  // features) the sketch was made of; 0 when unknown. With the Jaccard
+  // estimate it gives the size of the intersection, so how much of the
+  // smaller page the larger one contains (EstimateContainment).
+  uint32_t set_size() const { return set_size_; }
 
   // The stored form: kFingerprintVersion (1 byte), bits (1 byte), slots
-  // (2 bytes little-endian), then each slot in bits/8 little-endian bytes.
-  // 260 bytes at the defaults (256 slots of 8 bits).
+  // (2 bytes little-endian), set_size (4 bytes little-endian), then each
+  // slot in bits/8 little-endian bytes. 264 bytes at the defaults (256
+  // slots of 8 bits).
   std::string Encode() const;
   size_t EncodedSize() const;
   // Refuses (InvalidArgument) bytes of another fingerprint version, a bad
@@ -65,9 +73,11 @@ class MinHashSketch {
   bool operator==(const MinHashSketch&) const = default;
 
  private:
-  MinHashSketch(int bits, std::vector<uint32_t> values) : bits_(bits), values_(std::move(values)) {}
+  MinHashSketch(int bits, std::vector<uint32_t> values, uint32_t set_size)
+      : bits_(bits), set_size_(set_size), values_(std::move(values)) {}
 
   int bits_ = 16;
+  uint32_t set_size_ = 0;
   std::vector<uint32_t> values_;
 };
 
@@ -77,6 +87,15 @@ class MinHashSketch {
 // about sqrt(J (1 - J) / slots). InvalidArgument when the sketches have
 // different parameters: they cannot be compared.
 StatusOr<double> EstimateJaccard(const MinHashSketch& a, const MinHashSketch& b);
+
+// How much of the smaller of two sets the larger one holds, |A ∩ B| /
+// min(|A|, |B|), from their Jaccard similarity `jaccard` and their sizes:
+// |A ∩ B| = J (|A| + |B|) / (1 + J). Clamped to [0, 1]; none when either
+// size is unknown (0). A copy whose text is a subset of its original's
+// (a syndicating template that carries only the article, an original that
+// keeps comments or related text) has a containment near 1 and a Jaccard
+// that falls with the difference in size.
+std::optional<double> EstimateContainment(double jaccard, uint32_t size_a, uint32_t size_b);
 
 // Computes sketches. Keeps its buffers between calls; not thread-safe: one
 // per thread.

@@ -11,7 +11,7 @@
 namespace pagesieve::fingerprint {
 namespace {
 
-constexpr size_t kHeaderBytes = 4;
+constexpr size_t kHeaderBytes = 8;
 
 std::string Describe(int slots, int bits) {
   return std::to_string(slots) + " slots of " + std::to_string(bits) + " bits";
@@ -36,7 +36,8 @@ void AppendSlots(const MinHashSketch& sketch, size_t begin, size_t end, std::str
 
 }  // namespace
 
-StatusOr<MinHashSketch> MinHashSketch::Create(int bits, std::vector<uint32_t> values) {
+StatusOr<MinHashSketch> MinHashSketch::Create(int bits, std::vector<uint32_t> values,
+                                             uint32_t set_size) {
   const int slots = static_cast<int>(values.size());
   if (!ValidBits(bits) || slots < kMinSlots || slots > kMaxSlots) {
     return Status::InvalidArgument("no MinHash sketch of " + Describe(slots, bits) +
@@ -50,7 +51,7 @@ StatusOr<MinHashSketch> MinHashSketch::Create(int bits, std::vector<uint32_t> va
                                      " bits");
     }
   }
-  return MinHashSketch(bits, std::move(values));
+  return MinHashSketch(bits, std::move(values), set_size);
 }
 
 size_t MinHashSketch::EncodedSize() const {
@@ -63,6 +64,7 @@ std::string MinHashSketch::Encode() const {
   out.push_back(static_cast<char>(kFingerprintVersion));
   out.push_back(static_cast<char>(bits_));
   AppendLittleEndian(static_cast<uint32_t>(values_.size()), 2, &out);
+  AppendLittleEndian(set_size_, 4, &out);
   AppendSlots(*this, 0, values_.size(), &out);
   return out;
 }
@@ -89,11 +91,12 @@ StatusOr<MinHashSketch> MinHashSketch::Decode(std::string_view bytes) {
                                    std::to_string(bytes.size()) + " bytes, expected " +
                                    std::to_string(kHeaderBytes + width * slots));
   }
+  const uint32_t set_size = ReadLittleEndian(p + 4, 4);
   std::vector<uint32_t> values(static_cast<size_t>(slots));
   for (size_t i = 0; i < values.size(); ++i) {
     values[i] = ReadLittleEndian(p + kHeaderBytes + i * width, static_cast<int>(width));
   }
-  return MinHashSketch(bits, std::move(values));
+  return MinHashSketch(bits, std::move(values), set_size);
 }
 
 StatusOr<double> EstimateJaccard(const MinHashSketch& a, const MinHashSketch& b) {
@@ -109,6 +112,13 @@ StatusOr<double> EstimateJaccard(const MinHashSketch& a, const MinHashSketch& b)
   const double chance = std::ldexp(1.0, -a.bits());
   const double agree = static_cast<double>(equal) / a.slots();
   return std::clamp((agree - chance) / (1.0 - chance), 0.0, 1.0);
+}
+
+std::optional<double> EstimateContainment(double jaccard, uint32_t size_a, uint32_t size_b) {
+  if (size_a == 0 || size_b == 0) return std::nullopt;
+  const double sum = static_cast<double>(size_a) + static_cast<double>(size_b);
+  const double intersection = jaccard * sum / (1.0 + jaccard);
+  return std::clamp(intersection / std::min(size_a, size_b), 0.0, 1.0);
 }
 
 }  // namespace pagesieve::fingerprint

@@ -19,6 +19,8 @@ namespace pagesieve::fingerprint {
 //      extraction changes made alongside also change text and digests, and
 //      a short page's title joins its digest and its MinHash set
 //      (content.short_text_tokens). Nothing was released between these.
-inline constexpr int kFingerprintVersion = 2;
+//   3  a sketch stores the size of the set it was made of (the near tier's
+//      containment rule needs it): a 4-byte field in its header.
+inline constexpr int kFingerprintVersion = 3;
 
 }  // namespace pagesieve::fingerprint

@@ -79,7 +79,9 @@ StatusOr<SketchHeader> ParseSketchHeader(std::string_view encoded) {
                                    " bytes is shorter than its header");
   }
   const auto* p = reinterpret_cast<const unsigned char*>(encoded.data());
-  SketchHeader h{p[0], p[1], p[2] | (p[3] << 8)};
+  const uint32_t set_size = static_cast<uint32_t>(p[4]) | static_cast<uint32_t>(p[5]) << 8 |
+                            static_cast<uint32_t>(p[6]) << 16 | static_cast<uint32_t>(p[7]) << 24;
+  SketchHeader h{p[0], p[1], p[2] | (p[3] << 8), set_size};
   if ((h.bits != 8 && h.bits != 16 && h.bits != 32) || h.slots == 0) {
     return Status::InvalidArgument("a MinHash sketch header names " + std::to_string(h.slots) +
                                    " slots of " + std::to_string(h.bits) + " bits");

@@ -10,15 +10,19 @@
 namespace pagesieve::store {
 
 // The stored form of a MinHash sketch, as fingerprint::MinHashSketch::Encode
-// writes it: [fingerprint version 1][bits 1][slots 2, little-endian], then
+// writes it: [fingerprint version 1][bits 1][slots 2, little-endian][set
+// size 4, little-endian], then
 // each slot in bits / 8 little-endian bytes. The store reads sketches in
 // this form only; it may not depend on lib/fingerprint.
 struct SketchHeader {
   int version = 0;
   int bits = 0;
   int slots = 0;
+  // From fingerprint version 3 on: [set size 4, little-endian] follows the
+  // slot count, the distinct features the sketch was made of (0: unknown).
+  uint32_t set_size = 0;
 };
-inline constexpr size_t kSketchHeaderBytes = 4;
+inline constexpr size_t kSketchHeaderBytes = 8;
 // The slot counts lib/fingerprint computes sketches of (MinHashSketch).
 inline constexpr int kMinSketchSlots = 16;
 inline constexpr int kMaxSketchSlots = 1024;

@@ -76,9 +76,9 @@ TEST(FingerprintEventsTest, SimHashIsSixteenHexDigits) {
       RunEvents(Event({{"url", "http://a.example/"}, {"text", words}}));
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_THAT(lines[0]["fingerprints"]["simhash"].get<std::string>(), MatchesRegex("[0-9a-f]{16}"));
-  // 256 slots of 8 bits and a 4-byte header: 260 bytes, 520 hex digits.
+  // 256 slots of 8 bits and an 8-byte header: 264 bytes, 528 hex digits.
   EXPECT_THAT(lines[0]["fingerprints"]["minhash"].get<std::string>(),
-              MatchesRegex("[0-9a-f]{520}"));
+              MatchesRegex("[0-9a-f]{528}"));
 }
 
 TEST(FingerprintEventsTest, UsesPreExtractedTextAndDecodedBase64Body) {

@@ -102,8 +102,9 @@ TEST_F(StateCommandTest, StatsPrintsOffsetWatermarkVersionAndEntriesPerShard) {
       r.out, HasSubstr("fingerprint version  " + std::to_string(fingerprint::kFingerprintVersion)));
   EXPECT_THAT(r.out, HasSubstr("RocksDB estimate"));
   EXPECT_THAT(r.out, HasSubstr("url bloom filter"));
-  // The LSH bands of the default sketches (256 slots of 8 bits) at near.jaccard 0.8.
-  EXPECT_THAT(r.out, HasSubstr("lsh bands            25 of 8 rows for jaccard 0.8"));
+  // The LSH bands of the default sketches (256 slots of 8 bits) for the
+  // lowest Jaccard the default rule accepts: near.containment_jaccard 0.6.
+  EXPECT_THAT(r.out, HasSubstr("lsh bands            33 of 4 rows for jaccard 0.6"));
 }
 
 TEST_F(StateCommandTest, StatsJsonCountsStoredAndLiveEntries) {
@@ -121,8 +122,8 @@ TEST_F(StateCommandTest, StatsJsonCountsStoredAndLiveEntries) {
   EXPECT_EQ(s["entries"]["exact"]["live"], 3);
   EXPECT_EQ(s["entries"]["near"]["stored"], 4);
   EXPECT_EQ(s["entries"]["near"]["live"], 3);
-  EXPECT_EQ(s["lsh_bands"]["bands"], 25);
-  EXPECT_EQ(s["lsh_bands"]["rows"], 8);
+  EXPECT_EQ(s["lsh_bands"]["bands"], 33);  // for near.containment_jaccard 0.6
+  EXPECT_EQ(s["lsh_bands"]["rows"], 4);
   // The live near entries whose sketch the bands index: those of pages long
   // enough to sketch (near.minhash_min_shingles).
   ASSERT_TRUE(s["entries"]["near"]["banded"].is_number());
@@ -187,9 +188,14 @@ TEST_F(StateCommandTest, LookupSimHashFindsAStoredOneAtItsDistance) {
   EXPECT_EQ(m["distance"], 1);
   EXPECT_EQ(m["origin"]["event_id"], "e4");
   EXPECT_EQ(m["engine_answer"], true);
-  // 260 bytes (256 slots of 8 bits), or null for a page too short to sketch.
+  // 264 bytes (256 slots of 8 bits), or null for a page too short to
+  // sketch; with the size of the set it sketches.
   ASSERT_TRUE(m.contains("sketch_bytes"));
-  EXPECT_TRUE(m["sketch_bytes"].is_null() || m["sketch_bytes"] == 260) << m["sketch_bytes"];
+  EXPECT_TRUE(m["sketch_bytes"].is_null() || m["sketch_bytes"] == 264) << m["sketch_bytes"];
+  EXPECT_EQ(m["sketch_bytes"].is_null(), m["sketch_features"].is_null()) << m;
+  if (!m["sketch_features"].is_null()) {
+    EXPECT_GT(m["sketch_features"].get<int>(), 0) << m;
+  }
 }
 
 TEST_F(StateCommandTest, ExpiredEntriesAreShownAndMarkedExpired) {

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Duplicate precision and recall of pagesieve dedup, with default settings and
 # fresh state, on a labelled stream built from real pages (bench/crawlgen),
-# under both scopes. Holds the near-duplicate issue's bars where we meet them
-# (precision 0.995 in both scopes; recall 0.99 under registered_domain) and
-# recall 0.98 under global, where syndicated copies on other sites are still
-# missed at times (README, "Performance and quality"). The README quotes the
-# three-seed figures of bench/crawlgen/quality_table.py.
+# under both scopes. Holds the near-duplicate issue's overall bars in both
+# scopes: precision 0.995 and recall 0.99 (under global since the near
+# tier's containment rule: 0.9953 on this stream, 0.9907 before it). The
+# syndication bar (0.98) is not held: 64 of 67 copies here (README,
+# "Performance and quality"). The README quotes the three-seed figures of
+# bench/crawlgen/quality_table.py.
 set -euo pipefail
 src=$1
 bin=$2
@@ -22,7 +23,6 @@ for scope in registered_domain global; do
   python3 "$src/bench/crawlgen/score.py" --scope "$scope" "$work/stream.jsonl" \
       "$work/verdicts-$scope.jsonl" --json >"$work/score-$scope.json"
   min_recall=0.99
-  [ "$scope" = global ] && min_recall=0.98
   python3 - "$work/score-$scope.json" "$min_recall" <<'PY' || status=1
 import json, sys
 r = json.load(open(sys.argv[1]))

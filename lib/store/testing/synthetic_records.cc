@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "common/split_mix64.h"
+#include "store/lsh_bands.h"
 
 namespace pagesieve::store::testing {
 namespace {
@@ -41,11 +42,12 @@ SyntheticRecord MakeSyntheticRecord(uint64_t i, uint64_t scopes, EventTime t) {
 
 std::string MakeSyntheticSketch(uint64_t seed) {
   std::string s;
-  s.reserve(4 + kSyntheticSketchSlots);
+  s.reserve(kSketchHeaderBytes + kSyntheticSketchSlots);
   s.push_back(static_cast<char>(kSyntheticFingerprintVersion));
   s.push_back(static_cast<char>(kSyntheticSketchBits));
   s.push_back(static_cast<char>(kSyntheticSketchSlots & 0xff));
   s.push_back(static_cast<char>(kSyntheticSketchSlots >> 8));
+  s.append(4, '\0');  // set size: unknown
   for (int j = 0; j < kSyntheticSketchSlots; j += 8) {
     const uint64_t v = SplitMix64(seed * 1000 + static_cast<uint64_t>(j));
     for (int b = 0; b < 8; ++b) s.push_back(static_cast<char>(v >> (8 * b)));
@@ -55,8 +57,8 @@ std::string MakeSyntheticSketch(uint64_t seed) {
 
 std::string NearCopySketch(const std::string& sketch, uint64_t seed) {
   std::string s = sketch;
-  constexpr size_t kHeader = 4, kKept = 8;
-  for (size_t j = kHeader + kKept; j < s.size(); ++j) {
+  constexpr size_t kKept = 8;
+  for (size_t j = kSketchHeaderBytes + kKept; j < s.size(); ++j) {
     const uint64_t h = SplitMix64(seed ^ (j << 32));
     if (h % 5 == 0) s[j] = static_cast<char>(s[j] ^ (1 + (h >> 8) % 255));
   }

@@ -27,7 +27,7 @@ struct SyntheticRecord {
 // stores their sketches without comparing them.
 inline constexpr int kSyntheticFingerprintVersion = 1;
 // The parameters of the synthetic sketches: the defaults of
-// near.minhash_slots and near.minhash_bits (260 encoded bytes).
+// near.minhash_slots and near.minhash_bits (264 encoded bytes).
 inline constexpr int kSyntheticSketchSlots = 256;
 inline constexpr int kSyntheticSketchBits = 8;
 

@@ -292,6 +292,61 @@ TEST(DeciderTest, AnArticleSharingAThirdOfAnotherIsNotANearDuplicate) {
   EXPECT_THAT(v, IsUnique());
 }
 
+// A syndicated copy that carries only the article, of an original that
+// also keeps its comments: the copy's shingles are all in the original
+// (containment 1), but its Jaccard with it is about 300 / 450, under
+// near.jaccard. The containment rule finds it, says so in the verdict, and
+// a site that turns it off does not.
+TEST(DeciderTest, ACopyContainedInItsOriginalMatchesByContainment) {
+  const std::string article = Prose(40, 300);
+  const std::string original = article + "\n\n" + Prose(41, 150);  // and its comments
+  EngineHarness h;
+  h.Must({.url = "https://example.net/story", .text = original, .event_id = "o"});
+  Verdict v = h.Must({.url = "https://example.net/partners/story", .text = article});
+  EXPECT_THAT(v, IsDuplicateOf(Tier::kNear, "o"));
+  ASSERT_TRUE(v.decision.similarity.has_value());
+  EXPECT_LT(*v.decision.similarity, 0.8);  // the Jaccard rule alone would say unique
+  ASSERT_TRUE(v.decision.containment.has_value());
+  EXPECT_GE(*v.decision.containment, 0.95);
+  EXPECT_THAT(EncodeVerdictJson(v), HasSubstr("\"containment\":"));
+
+  EngineHarness strict("[[near.overrides]]\npattern = \"example.net\"\ncontainment = 0\n");
+  strict.Must({.url = "https://example.net/story", .text = original});
+  EXPECT_THAT(strict.Must({.url = "https://example.net/partners/story", .text = article}),
+              IsUnique());
+}
+
+// Two different articles in one template whose extracted texts keep the
+// same long block (a sidebar, a disclaimer): a Jaccard of about 0.63,
+// above containment_jaccard, but each page's own article is a quarter of
+// it, so neither contains the other.
+TEST(DeciderTest, PagesSharingALongBoilerplateBlockAreNotContained) {
+  const std::string boilerplate = Prose(50, 400);
+  EngineHarness h;
+  h.Must({.url = "https://example.net/a", .text = boilerplate + "\n\n" + Prose(51, 120)});
+  Verdict v = h.Must({.url = "https://example.net/b", .text = boilerplate + "\n\n" + Prose(52, 120)});
+  EXPECT_THAT(v, IsUnique());
+}
+
+// A short page wholly quoted inside a much longer one (an article inside a
+// digest of several): contained, but with a Jaccard of about 0.4, below
+// near.containment_jaccard, which bounds how much larger the container may
+// be. Lowering the floor lets it match. (containment = 0.8 in both: the
+// estimated containment of a set 2.5 times smaller is about ±0.05, and
+// this test is about the floor.)
+TEST(DeciderTest, ContainmentNeedsTheJaccardFloor) {
+  const std::string article = Prose(60, 200);
+  const std::string digest = Prose(61, 300) + "\n\n" + article;
+  EngineHarness h("[near]\ncontainment = 0.8\n");
+  h.Must({.url = "https://example.net/digest", .text = digest, .event_id = "d"});
+  EXPECT_THAT(h.Must({.url = "https://example.net/article", .text = article}), IsUnique());
+
+  EngineHarness loose("[near]\ncontainment = 0.8\ncontainment_jaccard = 0.3\n");
+  loose.Must({.url = "https://example.net/digest", .text = digest, .event_id = "d"});
+  EXPECT_THAT(loose.Must({.url = "https://example.net/article", .text = article}),
+              IsDuplicateOf(Tier::kNear, "d"));
+}
+
 TEST(DeciderTest, PerSiteJaccardOverrideNarrowsMinHashMatching) {
   EngineHarness probe;
   auto [base, edited] = TextsAtDistance4To6(probe);

@@ -13,15 +13,16 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(NearPolicyTest, FirstMatchingPatternWinsOnHostOrDomainAndSetsOnlyItsKeys) {
-  const NearRule defaults{3, 0.8, NearMethod::kBoth};
+  const NearRule defaults{3, 0.8, NearMethod::kBoth, 0.0};  // containment off
   NearPolicy policy(defaults, {{"*.Forum.example", 5, std::nullopt, std::nullopt},
                                {"example.org", std::nullopt, 0.6, NearMethod::kMinHash},
                                {"*", 1, std::nullopt, NearMethod::kSimHash}});
   EXPECT_EQ(policy.RuleFor("www.forum.example", "forum.example"),
-            (NearRule{5, 0.8, NearMethod::kBoth}));
+            (NearRule{5, 0.8, NearMethod::kBoth, 0.0}));
   EXPECT_EQ(policy.RuleFor("a.example.org", "example.org"),
-            (NearRule{3, 0.6, NearMethod::kMinHash}));
-  EXPECT_EQ(policy.RuleFor("other.net", "other.net"), (NearRule{1, 0.8, NearMethod::kSimHash}));
+            (NearRule{3, 0.6, NearMethod::kMinHash, 0.0}));
+  EXPECT_EQ(policy.RuleFor("other.net", "other.net"),
+            (NearRule{1, 0.8, NearMethod::kSimHash, 0.0}));
   EXPECT_EQ(policy.MaxDistance(), 5);
   EXPECT_DOUBLE_EQ(policy.MinJaccard(), 0.6);
   EXPECT_EQ(NearPolicy(defaults, {}).RuleFor("x.net", "x.net"), defaults);
@@ -32,9 +33,26 @@ StatusOr<EngineOptions> Options(const std::string& toml) {
   return EngineOptionsFromConfig(config);
 }
 
+// Containment keys override like the others; where containment is on, its
+// Jaccard floor is the lowest Jaccard the site accepts.
+TEST(NearPolicyTest, ContainmentKeysOverridePerSiteAndLowerTheBandsThreshold) {
+  const NearRule defaults{3, 0.8, NearMethod::kBoth, 0.95, 0.6};
+  NearPolicy policy(defaults, {{"strict.example", std::nullopt, std::nullopt, std::nullopt, 0.0,
+                                std::nullopt},
+                               {"loose.example", std::nullopt, std::nullopt, std::nullopt,
+                                std::nullopt, 0.4}});
+  EXPECT_EQ(policy.RuleFor("strict.example", "strict.example").containment, 0.0);
+  EXPECT_EQ(policy.RuleFor("loose.example", "loose.example").containment_jaccard, 0.4);
+  EXPECT_EQ(policy.RuleFor("loose.example", "loose.example").containment, 0.95);
+  EXPECT_DOUBLE_EQ(policy.MinJaccard(), 0.4);
+  // Off everywhere: the floor does not count.
+  EXPECT_DOUBLE_EQ(NearPolicy({3, 0.8, NearMethod::kBoth, 0.0, 0.3}, {}).MinJaccard(), 0.8);
+  EXPECT_DOUBLE_EQ(NearPolicy(defaults, {}).MinJaccard(), 0.6);
+}
+
 TEST(NearPolicyTest, TheShardServesTheWidestDistanceAndTheLowestThreshold) {
   StatusOr<EngineOptions> o = Options(
-      "[near]\njaccard = 0.85\n"
+      "[near]\njaccard = 0.85\ncontainment = 0\n"
       "[[near.overrides]]\npattern = \"a.example\"\nmax_distance = 5\n"
       "[[near.overrides]]\npattern = \"b.example\"\njaccard = 0.7\n");
   ASSERT_TRUE(o.ok()) << o.status().ToString();
@@ -57,6 +75,14 @@ TEST(NearPolicyTest, BadNearKeysAreRefusedNamingThem) {
               HasSubstr("near.overrides[0].method"));
   EXPECT_THAT(Options("[[near.overrides]]\npattern = \"x\"\njaccard = 2\n").status().message(),
               HasSubstr("near.overrides[0].jaccard"));
+  EXPECT_THAT(Options("[near]\ncontainment = 1.5\n").status().message(),
+              HasSubstr("near.containment"));
+  EXPECT_THAT(Options("[near]\ncontainment_jaccard = 0\n").status().message(),
+              HasSubstr("near.containment_jaccard"));
+  EXPECT_THAT(
+      Options("[[near.overrides]]\npattern = \"x\"\ncontainment = -1\n").status().message(),
+      HasSubstr("near.overrides[0].containment"));
+  EXPECT_TRUE(Options("[[near.overrides]]\npattern = \"x\"\ncontainment = 0\n").ok());
 }
 
 TEST(NearMethodTest, NamesRoundTrip) {

@@ -17,7 +17,7 @@ MinHashSketch RandomSketch(int slots, int bits, uint64_t seed) {
   std::vector<uint32_t> values(static_cast<size_t>(slots));
   const uint64_t mask = bits == 32 ? 0xffffffffULL : (uint64_t{1} << bits) - 1;
   for (uint32_t& v : values) v = static_cast<uint32_t>(rng() & mask);
-  return MinHashSketch::Create(bits, std::move(values)).value();
+  return MinHashSketch::Create(bits, std::move(values), static_cast<uint32_t>(seed * 1000)).value();
 }
 
 void ExpectRefused(std::string_view bytes, std::string_view why) {
@@ -32,7 +32,7 @@ TEST(MinHashSketchTest, EncodeDecodeRoundTripsEveryWidth) {
       MinHashSketch sketch = RandomSketch(slots, bits, 1);
       std::string bytes = sketch.Encode();
       EXPECT_EQ(bytes.size(), sketch.EncodedSize());
-      EXPECT_EQ(bytes.size(), 4u + static_cast<size_t>(slots * bits / 8));
+      EXPECT_EQ(bytes.size(), 8u + static_cast<size_t>(slots * bits / 8));
       StatusOr<MinHashSketch> decoded = MinHashSketch::Decode(bytes);
       ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
       EXPECT_EQ(*decoded, sketch);
@@ -48,10 +48,40 @@ TEST(MinHashSketchTest, EncodingStartsWithVersionWidthAndSlots) {
   EXPECT_EQ(bytes[3], 0);
 }
 
+// The set size survives the stored form: the containment rule reads it
+// from sketches that come back from the shard and the changelog.
+TEST(MinHashSketchTest, SetSizeRoundTripsLittleEndianAfterTheSlotCount) {
+  MinHashSketch sketch =
+      MinHashSketch::Create(8, std::vector<uint32_t>(16, 7), 0x01020304).value();
+  const std::string bytes = sketch.Encode();
+  EXPECT_EQ(bytes.substr(4, 4), std::string("\x04\x03\x02\x01", 4));
+  StatusOr<MinHashSketch> decoded = MinHashSketch::Decode(bytes);
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(decoded->set_size(), 0x01020304u);
+}
+
+// |A ∩ B| = J (|A| + |B|) / (1 + J): a set of 100 inside one of 200 has
+// J = 0.5 and is wholly contained; disjoint sets share nothing; equal sets
+// are contained both ways.
+TEST(MinHashSketchTest, ContainmentFollowsFromJaccardAndSizes) {
+  EXPECT_NEAR(*EstimateContainment(0.5, 100, 200), 1.0, 1e-9);
+  EXPECT_NEAR(*EstimateContainment(0.5, 200, 100), 1.0, 1e-9);
+  EXPECT_NEAR(*EstimateContainment(1.0, 300, 300), 1.0, 1e-9);
+  EXPECT_NEAR(*EstimateContainment(0.0, 300, 300), 0.0, 1e-9);
+  // 50 of 100 shared with a set of 150: J = 50 / 200.
+  EXPECT_NEAR(*EstimateContainment(0.25, 100, 150), 0.5, 1e-9);
+  // An estimate above what the sizes allow is clamped, not above 1.
+  EXPECT_EQ(*EstimateContainment(0.9, 100, 400), 1.0);
+  // Unknown sizes (sketches of an older build, or made by hand): none.
+  EXPECT_FALSE(EstimateContainment(0.5, 0, 200).has_value());
+  EXPECT_FALSE(EstimateContainment(0.5, 100, 0).has_value());
+}
+
 TEST(MinHashSketchTest, TruncatedOrExtendedBytesAreRefused) {
   std::string bytes = RandomSketch(128, 16, 3).Encode();
   ExpectRefused("", "empty");
   ExpectRefused(bytes.substr(0, 3), "shorter than the header");
+  ExpectRefused(bytes.substr(0, 7), "no room for the set size");
   ExpectRefused(bytes.substr(0, bytes.size() - 1), "one byte short");
   ExpectRefused(bytes + '\0', "one byte too many");
 }

@@ -7,6 +7,8 @@
 #include <random>
 #include <vector>
 
+#include "common/split_mix64.h"
+
 namespace pagesieve::fingerprint {
 namespace {
 
@@ -157,6 +159,18 @@ TEST(MinHashDeathTest, InvalidOptionsAbortAtConstruction) {
   EXPECT_DEATH(MinHasher({.bits = 12}), "of 12 bits");
 }
 
+// The set size counts distinct shingles (duplicates, as TextSimHasher
+// leaves them, count once): the containment rule compares sizes of sets.
+TEST(MinHashTest, SketchCarriesTheNumberOfDistinctShingles) {
+  std::vector<uint64_t> shingles;
+  for (uint64_t i = 0; i < 300; ++i) shingles.push_back(SplitMix64(i / 3));  // each 3 times
+  std::sort(shingles.begin(), shingles.end());
+  MinHasher hasher{MinHashOptions{}};
+  std::optional<MinHashSketch> sketch = hasher.Sketch(shingles);
+  ASSERT_TRUE(sketch.has_value());
+  EXPECT_EQ(sketch->set_size(), 100u);
+}
+
 // Long texts: the sketch stays `slots` values however many shingles there
 // are (the cost is one mix and one compare per distinct shingle).
 TEST(MinHashTest, SketchSizeIsBoundedForMillionsOfShingles) {
@@ -168,7 +182,8 @@ TEST(MinHashTest, SketchSizeIsBoundedForMillionsOfShingles) {
   std::optional<MinHashSketch> sketch = hasher.Sketch(shingles);
   ASSERT_TRUE(sketch.has_value());
   EXPECT_EQ(sketch->slots(), 256);
-  EXPECT_EQ(sketch->EncodedSize(), 4u + 256);
+  EXPECT_EQ(sketch->EncodedSize(), 8u + 256);
+  EXPECT_EQ(sketch->set_size(), 2'000'000u);  // distinct random values
 }
 
 // A stability guard, like the SimHash's: sketches are stored, so the value

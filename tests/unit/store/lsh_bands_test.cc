@@ -134,9 +134,11 @@ TEST(LshBandsTest, FromBandsRowsMustFitTheSketch) {
 // The encoded form of fingerprint::MinHashSketch::Encode: version, bits,
 // slots (2 bytes little-endian), then each slot in bits / 8 little-endian
 // bytes. Slot i holds the low `bits` bits of SplitMix64(1000 * bits + i).
-std::string GoldenSketch(int slots, int bits, int version = 2) {
-  std::string s = {static_cast<char>(version), static_cast<char>(bits),
-                   static_cast<char>(slots & 0xff), static_cast<char>(slots >> 8)};
+std::string GoldenSketch(int slots, int bits, int version = 3, uint32_t set_size = 0) {
+  std::string s = {static_cast<char>(version),      static_cast<char>(bits),
+                   static_cast<char>(slots & 0xff), static_cast<char>(slots >> 8),
+                   static_cast<char>(set_size),     static_cast<char>(set_size >> 8),
+                   static_cast<char>(set_size >> 16), static_cast<char>(set_size >> 24)};
   for (int i = 0; i < slots; ++i) {
     const uint64_t v = SplitMix64(static_cast<uint64_t>(1000 * bits + i));
     for (int b = 0; b < bits / 8; ++b) s.push_back(static_cast<char>(v >> (8 * b)));
@@ -179,6 +181,18 @@ TEST(LshBandsTest, KeysOfGoldenSketchesAreStable) {
   }
 }
 
+// Band keys hash the slots only: two sketches of the same slots and other
+// set sizes land in the same buckets (the containment rule, not the index,
+// looks at sizes).
+TEST(LshBandsTest, KeysIgnoreTheSetSize) {
+  const LshBands lsh = LshBands::Create(256, 8, 0.8).value();
+  std::vector<uint64_t> small, large;
+  ASSERT_TRUE(lsh.Keys(GoldenSketch(256, 8, 3, 40), &small));
+  ASSERT_TRUE(lsh.Keys(GoldenSketch(256, 8, 3, 4000), &large));
+  EXPECT_EQ(small, large);
+  EXPECT_TRUE(lsh.ShareBand(GoldenSketch(256, 8, 3, 40), GoldenSketch(256, 8, 3, 4000)));
+}
+
 TEST(LshBandsTest, SketchesOfOtherParametersHaveNoKeys) {
   const LshBands lsh = LshBands::Create(256, 8, 0.8).value();
   std::vector<uint64_t> keys = {1};
@@ -196,8 +210,8 @@ TEST(LshBandsTest, EachKeyComesFromItsOwnBandsSlots) {
   const LshBands lsh = LshBands::FromBandsRows(256, 8, 25, 8).value();
   const std::string a = GoldenSketch(256, 8);
   std::string b = a;
-  b[4 + 3 * 8 + 2] ^= 1;  // a slot of band 3
-  b[4 + 250] ^= 1;        // past the 25 x 8 banded slots
+  b[kSketchHeaderBytes + 3 * 8 + 2] ^= 1;  // a slot of band 3
+  b[kSketchHeaderBytes + 250] ^= 1;        // past the 25 x 8 banded slots
   std::vector<uint64_t> ka, kb;
   ASSERT_TRUE(lsh.Keys(a, &ka));
   ASSERT_TRUE(lsh.Keys(b, &kb));
@@ -214,7 +228,7 @@ TEST(LshBandsTest, EachKeyComesFromItsOwnBandsSlots) {
 TEST(LshBandsTest, BandsWithEqualSlotsHaveDifferentKeys) {
   const LshBands lsh = LshBands::FromBandsRows(256, 8, 25, 8).value();
   std::string zeros = GoldenSketch(256, 8);
-  for (size_t i = 4; i < zeros.size(); ++i) zeros[i] = 0;
+  for (size_t i = kSketchHeaderBytes; i < zeros.size(); ++i) zeros[i] = 0;
   std::vector<uint64_t> keys;
   ASSERT_TRUE(lsh.Keys(zeros, &keys));
   EXPECT_NE(keys[0], keys[1]);
@@ -224,27 +238,28 @@ TEST(LshBandsTest, ShareBandComparesTheBytesOfWholeBands) {
   const LshBands lsh = LshBands::FromBandsRows(256, 8, 25, 8).value();
   const std::string a = GoldenSketch(256, 8);
   std::string b = a;
-  for (int band = 0; band < 25; ++band) b[4 + band * 8 + band % 8] ^= 1;  // one row of each
+  for (int band = 0; band < 25; ++band) b[kSketchHeaderBytes + band * 8 + band % 8] ^= 1;  // one row of each
   EXPECT_FALSE(lsh.ShareBand(a, b));
-  b[4 + 3 * 8 + 3] ^= 1;  // band 3 whole again
+  b[kSketchHeaderBytes + 3 * 8 + 3] ^= 1;  // band 3 whole again
   EXPECT_TRUE(lsh.ShareBand(a, b));
   std::string beyond = b;
-  beyond[4 + 3 * 8 + 3] ^= 1;
-  beyond[4 + 200] ^= 1;  // slot 200 and up are in no band: 25 x 8 slots used
+  beyond[kSketchHeaderBytes + 3 * 8 + 3] ^= 1;
+  beyond[kSketchHeaderBytes + 200] ^= 1;  // slot 200 and up are in no band: 25 x 8 slots used
   EXPECT_FALSE(lsh.ShareBand(a, beyond));
   EXPECT_FALSE(lsh.ShareBand(a, GoldenSketch(128, 8)));
   EXPECT_TRUE(lsh.ShareBand(a, a));
 }
 
 TEST(LshBandsTest, SketchHeadersMustMatchTheirLength) {
-  StatusOr<SketchHeader> h = ParseSketchHeader(GoldenSketch(128, 16, 7));
+  StatusOr<SketchHeader> h = ParseSketchHeader(GoldenSketch(128, 16, 7, 0x01020304));
   ASSERT_TRUE(h.ok());
   EXPECT_EQ(h->version, 7);
   EXPECT_EQ(h->bits, 16);
   EXPECT_EQ(h->slots, 128);
+  EXPECT_EQ(h->set_size, 0x01020304u);
   EXPECT_FALSE(ParseSketchHeader("").ok());
-  EXPECT_FALSE(ParseSketchHeader(std::string("\x02\x08\x00", 3)).ok());
-  EXPECT_FALSE(ParseSketchHeader(std::string("\x02\x08\x00\x00", 4)).ok());  // no slots
+  EXPECT_FALSE(ParseSketchHeader(std::string("\x03\x08\x00\x00", 4)).ok());  // no set size
+  EXPECT_FALSE(ParseSketchHeader(std::string("\x03\x08\x00\x00\x00\x00\x00\x00", 8)).ok());  // no slots
   EXPECT_FALSE(ParseSketchHeader(GoldenSketch(128, 16) + "x").ok());
   std::string twelve_bits = GoldenSketch(16, 8);
   twelve_bits[1] = 12;

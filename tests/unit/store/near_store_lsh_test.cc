@@ -23,6 +23,7 @@ using testing::NearCopySketch;
 std::string SketchOf(int slots, int version, uint8_t fill) {
   std::string s = {static_cast<char>(version), 8, static_cast<char>(slots & 0xff),
                    static_cast<char>(slots >> 8)};
+  s.append(4, '\0');  // set size: unknown
   s.append(static_cast<size_t>(slots), static_cast<char>(fill));
   return s;
 }

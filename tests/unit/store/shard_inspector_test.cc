@@ -270,8 +270,8 @@ TEST_F(ShardInspectorTest, NearListsEverySimHashWithinDistanceFirstLiveIsFindNea
 TEST_F(ShardInspectorTest, NearEntriesShowTheirSketchesAndTheBandsThatIndexThem) {
   Shard& shard = Open();
   const std::string sketch = testing::MakeSyntheticSketch(1);
-  const std::string small = sketch.substr(0, 4 + 128);    // a header of 256 slots: malformed
-  std::string other = {1, 8, static_cast<char>(128), 0};  // 128 slots of 8 bits
+  const std::string small = sketch.substr(0, 8 + 128);  // a header of 256 slots: malformed
+  std::string other = {1, 8, static_cast<char>(128), 0, 0, 0, 0, 0};  // 128 slots of 8 bits
   other.append(128, '\x07');
   ASSERT_TRUE(shard.InsertNear(kScope, 42, sketch, MakeOrigin(0, Ms(kT0))).ok());
   ASSERT_TRUE(shard.InsertNear(kScope, 43, other, MakeOrigin(1, Ms(kT0))).ok());
