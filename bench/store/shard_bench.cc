@@ -3,7 +3,7 @@
 //
 //   shard_bench --dir=/tmp/shard-bench --stages=1000000,10000000 [--ops=200000]
 //               [--scopes=1] [--batch=1000] [--cache_mb=1024] [--buffer_mb=256]
-//               [--near_tables=0] [--minhash_slots=256]
+//               [--near_tables=0] [--minhash_slots=256] [--url_filter=cuckoo|bloom]
 //
 // For each stage N the shard is filled (through the Shard API, checkpointing
 // every --batch records) until it holds N records, each with a URL, an exact
@@ -54,6 +54,7 @@ struct Flags {
   // near.minhash_slots: 0 stores the sketches without indexing their bands
   // (what storing them costs apart from the LSH index).
   int minhash_slots = testing::kSyntheticSketchSlots;
+  FilterKind url_filter = ShardOptions().url_filter;  // url.filter: bloom or cuckoo
 };
 
 constexpr uint64_t kFresh = uint64_t{1} << 40;  // ids of records made while measuring
@@ -96,6 +97,9 @@ Flags ParseFlags(int argc, char** argv) {
       f.buffer_mb = std::stoi(value);
     } else if (name == "near_tables") {
       f.near_tables = std::stoi(value);
+    } else if (name == "url_filter") {
+      if (value != "bloom" && value != "cuckoo") Die("--url_filter must be bloom or cuckoo");
+      f.url_filter = value == "bloom" ? FilterKind::kBloom : FilterKind::kCuckoo;
     } else if (name == "minhash_slots") {
       f.minhash_slots = std::stoi(value);
     } else {
@@ -370,6 +374,7 @@ int Run(const Flags& flags) {
   options.fingerprint_version = testing::kSyntheticFingerprintVersion;
   options.url_expected_items = flags.stages.back() + 3 * flags.ops * flags.stages.size();
   options.near_tables = flags.near_tables;
+  options.url_filter = flags.url_filter;
   options.minhash_slots = flags.minhash_slots;
   const Timer open_timer;
   std::unique_ptr<Shard> shard = env->OpenShard("bench", PartitionId(0), options).value();

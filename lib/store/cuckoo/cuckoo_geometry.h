@@ -22,7 +22,8 @@ inline constexpr int kTagValues = 1 << kTagBits;
 inline constexpr int kMaxCuckooGenerations = kTagValues - 1;
 // Slots in use at the design peak (every live generation holding its
 // share): beyond about 95 %, random-walk insertion into 4-slot buckets starts
-// to fail (Fan et al., CoNEXT 2014, measured again in cuckoo_filter_test).
+// to fail (Fan et al., CoNEXT 2014; DesignLoadFillsWithoutStashing in
+// cuckoo_test fills to it).
 inline constexpr double kDesignLoad = 0.95;
 inline constexpr int kMinFingerprintBits = 4;
 inline constexpr int kMaxFingerprintBits = 28;
