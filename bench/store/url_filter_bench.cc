@@ -157,7 +157,7 @@ void Run(const Flags& flags, const std::string& kind, uint64_t items) {
   // One generation on: the oldest expires (for the cuckoo, a sweep of the
   // table, once per generation).
   start = CpuNow();
-  f.AdvanceWatermark(EventTimeFromMillis(newest + b.width_ms));
+  f.AdvanceWatermark(EventTimeFromMillis(ToMillis(f.watermark()) + b.width_ms));
   const double advance_s = CpuNow() - start;
 
   const double bits_per_live = 8.0 * static_cast<double>(f.MemoryBytes()) /
