@@ -4,6 +4,7 @@
 //   shard_bench --dir=/tmp/shard-bench --stages=1000000,10000000 [--ops=200000]
 //               [--scopes=1] [--batch=1000] [--cache_mb=1024] [--buffer_mb=256]
 //               [--near_tables=0] [--minhash_slots=256] [--lsh_threshold=0.6]
+//               [--url_filter=cuckoo|bloom]
 //
 // For each stage N the shard is filled (through the Shard API, checkpointing
 // every --batch records) until it holds N records, each with a URL, an exact
@@ -59,6 +60,7 @@ struct Flags {
   // near_lsh_threshold); 0.8 gives the 25 bands of 8 rows of near.jaccard
   // alone, as measured before the containment rule.
   double lsh_threshold = 0.6;
+  FilterKind url_filter = ShardOptions().url_filter;  // url.filter: bloom or cuckoo
 };
 
 constexpr uint64_t kFresh = uint64_t{1} << 40;  // ids of records made while measuring
@@ -101,6 +103,9 @@ Flags ParseFlags(int argc, char** argv) {
       f.buffer_mb = std::stoi(value);
     } else if (name == "near_tables") {
       f.near_tables = std::stoi(value);
+    } else if (name == "url_filter") {
+      if (value != "bloom" && value != "cuckoo") Die("--url_filter must be bloom or cuckoo");
+      f.url_filter = value == "bloom" ? FilterKind::kBloom : FilterKind::kCuckoo;
     } else if (name == "minhash_slots") {
       f.minhash_slots = std::stoi(value);
     } else if (name == "lsh_threshold") {
@@ -377,6 +382,7 @@ int Run(const Flags& flags) {
   options.fingerprint_version = testing::kSyntheticFingerprintVersion;
   options.url_expected_items = flags.stages.back() + 3 * flags.ops * flags.stages.size();
   options.near_tables = flags.near_tables;
+  options.url_filter = flags.url_filter;
   options.minhash_slots = flags.minhash_slots;
   options.near_lsh_threshold = flags.lsh_threshold;
   const Timer open_timer;

@@ -43,6 +43,10 @@ std::string LshText(const std::optional<store::LshFigures>& lsh) {
                                 " bits; configured, rebuilt in memory at open)");
 }
 
+const char* KindName(store::FilterKind kind) {
+  return kind == store::FilterKind::kCuckoo ? "cuckoo" : "bloom";
+}
+
 std::string BloomText(const std::optional<store::BloomFigures>& bloom) {
   if (!bloom) return Field("url bloom filter", "none stored (no checkpoint yet)");
   const store::BloomFigures& b = *bloom;
@@ -50,7 +54,8 @@ std::string BloomText(const std::optional<store::BloomFigures>& bloom) {
                            "fill " + Percent(b.fill_ratio) + ", estimated false positives " +
                                Percent(b.estimated_false_positive_rate) + ", " +
                                FormatBytes(b.memory_bytes) + " of memory in a running pagesieve");
-  text += Field("", "built for " + std::to_string(b.options.expected_items) + " URLs at " +
+  text += Field("", std::string(KindName(b.kind)) + " filter built for " +
+                        std::to_string(b.options.expected_items) + " URLs at " +
                         Percent(b.options.false_positive_rate) + " over " +
                         FormatDuration(b.options.ttl) + ", " +
                         std::to_string(b.options.generations) + " generations");
@@ -94,7 +99,8 @@ Json StoreJson(const store::StoreFigures& f) {
 
 Json BloomJson(const std::optional<store::BloomFigures>& bloom) {
   if (!bloom) return nullptr;
-  return Json{{"expected_items", bloom->options.expected_items},
+  return Json{{"filter", KindName(bloom->kind)},
+              {"expected_items", bloom->options.expected_items},
               {"false_positive_rate", bloom->options.false_positive_rate},
               {"generations", bloom->options.generations},
               {"ttl", FormatDuration(bloom->options.ttl)},

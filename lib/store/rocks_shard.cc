@@ -49,7 +49,7 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   PS_RETURN_IF_ERROR(CheckOrCreateIdentity(db.get(), identity));
   PS_ASSIGN_OR_RETURN(ShardProgress progress, LoadProgress(db.get()));
   bool rebuilt = false;
-  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> bloom,
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFilter> bloom,
                       LoadUrlBloom(db.get(), options, progress.watermark, &rebuilt));
   if (rebuilt) db->ClearOnCommit(kBloomCf);  // pages of the filter it replaces
   durable->Publish(ToMillis(progress.watermark));
@@ -67,7 +67,7 @@ RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const Sha
                        const NearLayout& layout, std::optional<LshBands> bands,
                        std::shared_ptr<DurableWatermark> durable,
                        std::shared_ptr<ExpiredKeys> expired, std::unique_ptr<ShardDb> db,
-                       std::unique_ptr<TimeDecayedBloom> bloom)
+                       std::unique_ptr<TimeDecayedFilter> bloom)
     : env_(std::move(env)),
       options_(options),
       layout_(layout),

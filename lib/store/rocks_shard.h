@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "store/bloom/time_decayed_bloom.h"
+#include "store/time_decayed_filter.h"
 #include "store/exact_store.h"
 #include "store/expired_keys.h"
 #include "store/expiry.h"
@@ -68,7 +68,7 @@ class RocksShard final : public Shard {
   RocksShard(std::shared_ptr<const StateEnv::Resources> env, const ShardOptions& options,
              const NearLayout& layout, std::optional<LshBands> bands,
              std::shared_ptr<DurableWatermark> durable, std::shared_ptr<ExpiredKeys> expired,
-             std::unique_ptr<ShardDb> db, std::unique_ptr<TimeDecayedBloom> bloom);
+             std::unique_ptr<ShardDb> db, std::unique_ptr<TimeDecayedFilter> bloom);
   // Lets compaction remove what is dead at the watermark just committed,
   // once that watermark cannot be lost (see expiry.h).
   Status PublishDurableWatermark();
@@ -80,7 +80,7 @@ class RocksShard final : public Shard {
   std::shared_ptr<DurableWatermark> durable_;
   std::shared_ptr<ExpiredKeys> expired_;  // filled by compaction once a changelog asks
   std::unique_ptr<ShardDb> db_;
-  std::unique_ptr<TimeDecayedBloom> bloom_;
+  std::unique_ptr<TimeDecayedFilter> bloom_;
   EventTime watermark_{};
   std::optional<Offset> checkpointed_;
   std::optional<Offset> changelog_next_, staged_changelog_next_;

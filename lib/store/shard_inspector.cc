@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "store/bloom/time_decayed_bloom.h"
+#include "store/time_decayed_filter.h"
 #include "store/codec.h"
 #include "store/expiry.h"
 #include "store/rocks_options.h"
@@ -111,12 +111,12 @@ ShardInspector::~ShardInspector() = default;
 
 const std::string& ShardInspector::dir() const { return db_->dir(); }
 
-StatusOr<const TimeDecayedBloom*> ShardInspector::Bloom() {
+StatusOr<const TimeDecayedFilter*> ShardInspector::Bloom() {
   if (!bloom_loaded_) {
     PS_ASSIGN_OR_RETURN(bloom_, LoadStoredUrlBloom(db_.get(), watermark_));
     bloom_loaded_ = true;
   }
-  return static_cast<const TimeDecayedBloom*>(bloom_.get());
+  return static_cast<const TimeDecayedFilter*>(bloom_.get());
 }
 
 StatusOr<ShardReport> ShardInspector::Report() {
@@ -135,11 +135,12 @@ StatusOr<ShardReport> ShardInspector::Report() {
     r.sst_bytes += IntProperty(db_.get(), static_cast<Cf>(cf), "rocksdb.live-sst-files-size");
   }
   r.dir_bytes = DirectoryBytes(r.dir);
-  PS_ASSIGN_OR_RETURN(const TimeDecayedBloom* bloom, Bloom());
+  PS_ASSIGN_OR_RETURN(const TimeDecayedFilter* bloom, Bloom());
   if (bloom) {
     BloomFigures b;
+    b.kind = bloom->kind();
     b.options = bloom->options();
-    b.matches_config = SameBloomOptions(b.options, UrlBloomOptions(configured_));
+    b.matches_config = IsConfiguredFilter(*bloom, configured_);
     b.memory_bytes = bloom->MemoryBytes();
     b.fill_ratio = bloom->FillRatio();
     b.estimated_false_positive_rate = bloom->EstimatedFalsePositiveRate();

@@ -18,7 +18,7 @@
 namespace pagesieve::store {
 
 class ShardDb;
-class TimeDecayedBloom;
+class TimeDecayedFilter;
 
 // What a shard was created as (stored in it, checked at every open).
 struct ShardIdentityInfo {
@@ -55,6 +55,7 @@ struct LshFigures {
 
 // The URL Bloom filter as the last checkpoint stored it.
 struct BloomFigures {
+  FilterKind kind = FilterKind::kBloom;  // url.filter it was built by
   BloomOptions options;         // what it was built for
   bool matches_config = false;  // false: url.mode = exact rebuilds it at the next open
   uint64_t memory_bytes = 0;
@@ -134,7 +135,7 @@ class ShardInspector {
 
  private:
   ShardInspector(std::unique_ptr<ShardDb> db, const ShardOptions& configured);
-  StatusOr<const TimeDecayedBloom*> Bloom();
+  StatusOr<const TimeDecayedFilter*> Bloom();
   StatusOr<std::vector<uint64_t>> ScopeCandidates(uint64_t scope_id, uint64_t simhash,
                                                   int max_distance);
   StatusOr<StoreFigures> Count(int cf, std::optional<Duration> ttl);
@@ -148,7 +149,7 @@ class ShardInspector {
   EventTime watermark_{};
   std::optional<Offset> checkpointed_;
   bool bloom_loaded_ = false;
-  std::unique_ptr<TimeDecayedBloom> bloom_;  // null when the shard stores none
+  std::unique_ptr<TimeDecayedFilter> bloom_;  // null when the shard stores none
 };
 
 // A shard directory under a state directory.

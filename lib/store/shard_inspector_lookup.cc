@@ -5,7 +5,7 @@
 #include <limits>
 #include <tuple>
 
-#include "store/bloom/time_decayed_bloom.h"
+#include "store/time_decayed_filter.h"
 #include "store/codec.h"
 #include "store/expiry.h"
 #include "store/keys.h"
@@ -66,7 +66,7 @@ bool Before(const Inspected<NearCandidate>& a, const Inspected<NearCandidate>& b
 StatusOr<UrlInspection> ShardInspector::InspectUrl(std::string_view scope, const Digest128& url) {
   const uint64_t scope_id = ScopeId(scope);
   UrlInspection out;
-  PS_ASSIGN_OR_RETURN(const TimeDecayedBloom* bloom, Bloom());
+  PS_ASSIGN_OR_RETURN(const TimeDecayedFilter* bloom, Bloom());
   if (bloom) out.bloom_may_contain = bloom->MayContain(UrlBloomKey(scope_id, url));
   PS_ASSIGN_OR_RETURN(std::optional<std::string> value,
                       Read(db_.get(), kUrlCf, EntryKey(scope_id, url).view()));

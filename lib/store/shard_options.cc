@@ -36,6 +36,13 @@ StatusOr<UrlMode> ParseUrlMode(std::string_view text) {
                     "must be \"exact\" or \"bloom\", not \"" + std::string(text) + "\"");
 }
 
+StatusOr<FilterKind> ParseUrlFilter(std::string_view text) {
+  if (text == "cuckoo") return FilterKind::kCuckoo;
+  if (text == "bloom") return FilterKind::kBloom;
+  return OutOfRange("url.filter",
+                    "must be \"cuckoo\" or \"bloom\", not \"" + std::string(text) + "\"");
+}
+
 // The MinHash sketches' parameters, as lib/fingerprint allows them, and a
 // banding of them for the threshold (LshBands names the key at fault).
 Status ValidateLsh(const ShardOptions& o) {
@@ -95,6 +102,8 @@ StatusOr<ShardOptions> ShardOptionsFromConfig(const Config& config) {
   PS_ASSIGN_OR_RETURN(o.url_false_positive_rate, config.GetDouble("url.false_positive_rate"));
   PS_ASSIGN_OR_RETURN(o.url_bloom_generations,
                       GetIntIn(config, "url.bloom_generations", 1, kMaxBloomGenerations));
+  PS_ASSIGN_OR_RETURN(std::string filter, config.GetString("url.filter"));
+  PS_ASSIGN_OR_RETURN(o.url_filter, ParseUrlFilter(filter));
   PS_ASSIGN_OR_RETURN(o.exact_ttl, config.GetDuration("exact.ttl"));
   PS_ASSIGN_OR_RETURN(o.near_ttl, config.GetDuration("near.ttl"));
   PS_ASSIGN_OR_RETURN(o.near_max_distance,

@@ -6,6 +6,7 @@
 
 #include "common/status_or.h"
 #include "common/types.h"
+#include "store/time_decayed_filter.h"
 
 namespace pagesieve {
 class Config;
@@ -16,7 +17,7 @@ namespace pagesieve::store {
 // How the URL store answers (url.mode).
 enum class UrlMode {
   kExact,  // a Bloom hit is confirmed against an exact RocksDB entry
-  kBloom,  // the Bloom alone answers: ~17 bits per URL at 1 %, bounded false positives
+  kBloom,  // the filter alone answers: bounded false positives, no entries
 };
 
 // How each shard of a process behaves. Every shard of a process gets the same
@@ -28,6 +29,8 @@ struct ShardOptions {
   uint64_t url_expected_items = 10'000'000;
   double url_false_positive_rate = 0.01;
   int url_bloom_generations = 4;
+  // url.filter: the structure of the URL store's filter (docs/bloom-filter.md).
+  FilterKind url_filter = FilterKind::kBloom;
 
   Duration exact_ttl = std::chrono::days(30);
 

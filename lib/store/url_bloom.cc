@@ -2,7 +2,10 @@
 
 #include <string>
 
+#include "store/bloom/time_decayed_bloom.h"
 #include "store/codec.h"
+#include "store/cuckoo/cuckoo_format.h"
+#include "store/cuckoo/time_decayed_cuckoo.h"
 #include "store/expiry.h"
 #include "store/keys.h"
 #include "store/shard_meta.h"
@@ -10,7 +13,7 @@
 namespace pagesieve::store {
 namespace {
 
-Status LoadPages(ShardDb* db, TimeDecayedBloom* bloom) {
+Status LoadPages(ShardDb* db, TimeDecayedFilter* bloom) {
   std::unique_ptr<rocksdb::Iterator> it(
       db->db()->NewIterator(rocksdb::ReadOptions(), db->handle(kBloomCf)));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -26,7 +29,7 @@ Status LoadPages(ShardDb* db, TimeDecayedBloom* bloom) {
 }
 
 // Inserts every URL entry into `bloom`; the filter skips the expired ones.
-Status InsertUrlEntries(ShardDb* db, TimeDecayedBloom* bloom) {
+Status InsertUrlEntries(ShardDb* db, TimeDecayedFilter* bloom) {
   rocksdb::ReadOptions options;
   options.total_order_seek = true;  // a full scan, across prefixes
   std::unique_ptr<rocksdb::Iterator> it(db->db()->NewIterator(options, db->handle(kUrlCf)));
@@ -61,7 +64,8 @@ BloomOptions UrlBloomOptions(const ShardOptions& o) {
   BloomOptions b;
   b.expected_items = o.url_expected_items;
   b.false_positive_rate = o.url_false_positive_rate;
-  b.generations = o.url_bloom_generations;
+  b.generations = o.url_filter == FilterKind::kCuckoo ? cuckoo::kMaxCuckooGenerations
+                                                      : o.url_bloom_generations;
   b.ttl = o.url_ttl;
   // Every checkpoint writes each page an insert dirtied: with 512-byte pages
   // a batch of new URLs wrote about as many Bloom bytes as entry bytes.
@@ -70,37 +74,59 @@ BloomOptions UrlBloomOptions(const ShardOptions& o) {
   return b;
 }
 
-StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadUrlBloom(ShardDb* db, const ShardOptions& options,
-                                                         EventTime watermark, bool* rebuilt) {
-  *rebuilt = false;
+StatusOr<std::unique_ptr<TimeDecayedFilter>> CreateUrlFilter(const ShardOptions& options) {
   const BloomOptions wanted = UrlBloomOptions(options);
+  if (options.url_filter == FilterKind::kCuckoo) {
+    PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedCuckoo> f, TimeDecayedCuckoo::Create(wanted));
+    return std::unique_ptr<TimeDecayedFilter>(std::move(f));
+  }
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> f, TimeDecayedBloom::Create(wanted));
+  return std::unique_ptr<TimeDecayedFilter>(std::move(f));
+}
+
+StatusOr<std::unique_ptr<TimeDecayedFilter>> RestoreUrlFilter(std::string_view header) {
+  if (cuckoo::IsCuckooHeader(header)) {
+    PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedCuckoo> f, TimeDecayedCuckoo::Restore(header));
+    return std::unique_ptr<TimeDecayedFilter>(std::move(f));
+  }
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> f, TimeDecayedBloom::Restore(header));
+  return std::unique_ptr<TimeDecayedFilter>(std::move(f));
+}
+
+bool IsConfiguredFilter(const TimeDecayedFilter& filter, const ShardOptions& options) {
+  return filter.kind() == options.url_filter &&
+         SameBloomOptions(filter.options(), UrlBloomOptions(options));
+}
+
+StatusOr<std::unique_ptr<TimeDecayedFilter>> LoadUrlBloom(ShardDb* db, const ShardOptions& options,
+                                                          EventTime watermark, bool* rebuilt) {
+  *rebuilt = false;
   PS_ASSIGN_OR_RETURN(std::optional<std::string> header, GetMeta(db, kBloomHeaderKey));
   if (header) {
-    PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> stored,
-                        TimeDecayedBloom::Restore(*header));
-    if (SameBloomOptions(stored->options(), wanted) || options.url_mode == UrlMode::kBloom) {
+    PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFilter> stored, RestoreUrlFilter(*header));
+    if (IsConfiguredFilter(*stored, options) || options.url_mode == UrlMode::kBloom) {
       PS_RETURN_IF_ERROR(LoadPages(db, stored.get()));
       stored->AdvanceWatermark(watermark);
       return stored;
     }
   }
-  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> bloom, TimeDecayedBloom::Create(wanted));
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFilter> bloom, CreateUrlFilter(options));
   bloom->AdvanceWatermark(watermark);
   PS_RETURN_IF_ERROR(InsertUrlEntries(db, bloom.get()));
   *rebuilt = true;
   return bloom;
 }
 
-StatusOr<std::unique_ptr<TimeDecayedBloom>> LoadStoredUrlBloom(ShardDb* db, EventTime watermark) {
+StatusOr<std::unique_ptr<TimeDecayedFilter>> LoadStoredUrlBloom(ShardDb* db, EventTime watermark) {
   PS_ASSIGN_OR_RETURN(std::optional<std::string> header, GetMeta(db, kBloomHeaderKey));
-  if (!header) return std::unique_ptr<TimeDecayedBloom>();
-  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> stored, TimeDecayedBloom::Restore(*header));
+  if (!header) return std::unique_ptr<TimeDecayedFilter>();
+  PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFilter> stored, RestoreUrlFilter(*header));
   PS_RETURN_IF_ERROR(LoadPages(db, stored.get()));
   stored->AdvanceWatermark(watermark);
   return stored;
 }
 
-void StageUrlBloom(ShardDb* db, const TimeDecayedBloom& bloom) {
+void StageUrlBloom(ShardDb* db, const TimeDecayedFilter& bloom) {
   StageMeta(db, kBloomHeaderKey, bloom.EncodeHeader());
   bloom.ForEachDirtyPage([db](uint32_t page_id, std::string_view bytes) {
     db->Put(kBloomCf, UrlBloomPageKey(page_id), std::string(bytes));

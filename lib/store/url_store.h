@@ -5,7 +5,7 @@
 #include "common/digest.h"
 #include "common/status_or.h"
 #include "common/types.h"
-#include "store/bloom/time_decayed_bloom.h"
+#include "store/time_decayed_filter.h"
 #include "store/shard.h"
 #include "store/shard_db.h"
 #include "store/shard_options.h"
@@ -19,7 +19,7 @@ namespace pagesieve::store {
 // Not thread-safe (part of one shard).
 class UrlStore {
  public:
-  UrlStore(ShardDb* db, TimeDecayedBloom* bloom, UrlMode mode, Duration ttl,
+  UrlStore(ShardDb* db, TimeDecayedFilter* bloom, UrlMode mode, Duration ttl,
            const EventTime* watermark)
       : db_(db), bloom_(bloom), mode_(mode), ttl_(ttl), watermark_(watermark) {}
 
@@ -32,7 +32,7 @@ class UrlStore {
                                   const OriginFilter& filter);
 
   ShardDb* db_;
-  TimeDecayedBloom* bloom_;
+  TimeDecayedFilter* bloom_;
   const UrlMode mode_;
   const Duration ttl_;
   const EventTime* watermark_;

@@ -14,6 +14,7 @@
 #include "store/bloom/bit_arena.h"
 #include "store/bloom/bloom_geometry.h"
 #include "store/bloom/bloom_options.h"
+#include "store/time_decayed_filter.h"
 
 namespace pagesieve::store {
 
@@ -46,7 +47,7 @@ namespace pagesieve::store {
 //
 // Not thread-safe: one filter per shard, used by the shard's thread. Const
 // methods may run concurrently with each other.
-class TimeDecayedBloom {
+class TimeDecayedBloom final : public TimeDecayedFilter {
  public:
   static StatusOr<std::unique_ptr<TimeDecayedBloom>> Create(const BloomOptions& options);
   // A filter with the options, geometry, watermark and generations stored in
@@ -58,42 +59,43 @@ class TimeDecayedBloom {
   // Records that the key was seen at event time `t`. A `t` after the
   // watermark raises it first (an insert is an observation); a `t` before
   // watermark - ttl is ignored, since the key would already be expired.
-  void Insert(uint64_t key_hash, EventTime t);
+  FilterKind kind() const override { return FilterKind::kBloom; }
+  void Insert(uint64_t key_hash, EventTime t) override;
   // Whether the key may have been inserted and not expired, at the current
   // watermark. False means certainly not.
-  bool MayContain(uint64_t key_hash) const;
+  bool MayContain(uint64_t key_hash) const override;
   // Raises the watermark (never lowers it) and clears every generation that
   // is now wholly expired: O(G) however far it jumps.
-  void AdvanceWatermark(EventTime watermark);
-  EventTime watermark() const { return EventTimeFromMillis(watermark_ms_); }
+  void AdvanceWatermark(EventTime watermark) override;
+  EventTime watermark() const override { return EventTimeFromMillis(watermark_ms_); }
 
-  std::string EncodeHeader() const;
+  std::string EncodeHeader() const override;
   // Calls `fn` for each page changed since the last ClearDirty(), in page id
   // order. `bytes` is valid only during the call.
   void ForEachDirtyPage(
-      const std::function<void(uint32_t page_id, std::string_view bytes)>& fn) const;
-  size_t DirtyPageCount() const { return dirty_count_; }
-  void ClearDirty();
+      const std::function<void(uint32_t page_id, std::string_view bytes)>& fn) const override;
+  size_t DirtyPageCount() const override { return dirty_count_; }
+  void ClearDirty() override;
   // Loads one page written by ForEachDirtyPage() of this filter or of the
   // filter it was restored from. A page of a generation the header no longer
   // holds is stale and ignored. A page of the wrong length, id, or filter,
   // or of a generation the header cannot explain, is Corruption.
-  Status LoadPage(uint32_t page_id, std::string_view bytes);
+  Status LoadPage(uint32_t page_id, std::string_view bytes) override;
 
   // Bytes of memory held: bits, dirty map and bookkeeping.
-  size_t MemoryBytes() const;
+  size_t MemoryBytes() const override;
   // Fraction of bits set over the generations that currently answer.
-  double FillRatio() const;
+  double FillRatio() const override;
   // The rate at which a key never inserted is reported now, estimated from
   // each live generation's fill (so duplicate inserts do not inflate it).
-  double EstimatedFalsePositiveRate() const;
+  double EstimatedFalsePositiveRate() const override;
 
-  const BloomOptions& options() const { return options_; }
+  const BloomOptions& options() const override { return options_; }
   const bloom::BloomGeometry& geometry() const { return geometry_; }
   // Generations holding keys that still answer lookups.
-  int live_generations() const { return live_count_; }
+  int live_generations() const override { return live_count_; }
   // Inserts ignored because their event time was already expired.
-  uint64_t late_inserts() const { return late_inserts_; }
+  uint64_t late_inserts() const override { return late_inserts_; }
 
   // Public for std::make_unique; use Create() or Restore().
   struct PrivateTag {};

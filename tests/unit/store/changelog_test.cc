@@ -396,6 +396,55 @@ TEST_F(ChangelogTest, BloomModeShipsTheFilterPagesAndRestoresThem) {
     EXPECT_TRUE(restored.LookupUrl("site", DigestOf(i)).value().seen);
 }
 
+// In bloom mode the restored filter must answer exactly as the source's,
+// for every kind: live, expired (pages older than the expiry) and absent
+// URLs alike, across checkpoints that span several generations.
+void ExpectRestoredFilterAnswersAsTheSource(Shard& source, Shard& restored) {
+  for (int64_t i = 0; i < 20'000; ++i) {
+    ASSERT_EQ(source.LookupUrl("site", DigestOf(i)).value().seen,
+              restored.LookupUrl("site", DigestOf(i)).value().seen)
+        << i;
+  }
+  EXPECT_EQ(source.Stats().bloom_false_positive_rate, restored.Stats().bloom_false_positive_rate);
+}
+
+void FillOverGenerations(Shard& source, FakeTopic& topic) {
+  // 4 s TTL: a generation is 572 ms (cuckoo) or 1 s (Bloom).
+  for (int64_t c = 0; c < 12; ++c) {
+    for (int64_t i = c * 500; i < c * 500 + 500; ++i) {
+      const EventTime t = Ms(1000 + c * 700 + i % 500);
+      ASSERT_TRUE(source.RecordUrl("site", DigestOf(i), MakeOrigin(i, t), t, DigestOf(0)).ok());
+    }
+    topic.Checkpoint(source, Offset(c + 1));
+  }
+}
+
+TEST_F(ChangelogTest, RestoredCuckooFilterAnswersAsTheSource) {
+  ShardOptions options = storetest::TestShardOptions();
+  options.url_mode = UrlMode::kBloom;
+  options.url_filter = FilterKind::kCuckoo;
+  options.url_expected_items = 5'000;
+  options.url_ttl = Duration(4000);
+  FakeTopic topic;
+  Shard& source = OpenOther(options);
+  FillOverGenerations(source, topic);
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end(), options).ok());
+  ExpectRestoredFilterAnswersAsTheSource(source, OpenRestored(options));
+}
+
+TEST_F(ChangelogTest, RestoredBloomFilterAnswersAsTheSource) {
+  ShardOptions options = storetest::TestShardOptions();
+  options.url_mode = UrlMode::kBloom;
+  options.url_filter = FilterKind::kBloom;
+  options.url_expected_items = 5'000;
+  options.url_ttl = Duration(4000);
+  FakeTopic topic;
+  Shard& source = OpenOther(options);
+  FillOverGenerations(source, topic);
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end(), options).ok());
+  ExpectRestoredFilterAnswersAsTheSource(source, OpenRestored(options));
+}
+
 TEST_F(ChangelogTest, AChangelogOfAnotherFingerprintVersionIsRefused) {
   FakeTopic topic;
   Shard& source = OpenOther();

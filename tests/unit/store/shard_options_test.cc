@@ -31,12 +31,14 @@ TEST(ShardOptionsTest, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(o.minhash_bits, 8);
   EXPECT_EQ(o.near_lsh_threshold, 0.8);
   EXPECT_EQ(o.fingerprint_version, 0);  // the engine's to set
+  EXPECT_EQ(o.url_filter, FilterKind::kBloom);
 }
 
 TEST(ShardOptionsTest, ReadsEveryKey) {
   ShardOptions o =
       FromOverrides({"url.mode=bloom", "url.ttl=12h", "url.expected_items=5",
-                     "url.false_positive_rate=0.001", "url.bloom_generations=8", "exact.ttl=1d",
+                     "url.false_positive_rate=0.001", "url.bloom_generations=8", "url.filter=cuckoo",
+                     "exact.ttl=1d",
                      "near.ttl=2d", "near.max_distance=6", "near.tables=84",
                      "near.minhash_slots=128", "near.minhash_bits=16", "near.jaccard=0.6"})
           .value();
@@ -45,6 +47,7 @@ TEST(ShardOptionsTest, ReadsEveryKey) {
   EXPECT_EQ(o.url_expected_items, 5u);
   EXPECT_EQ(o.url_false_positive_rate, 0.001);
   EXPECT_EQ(o.url_bloom_generations, 8);
+  EXPECT_EQ(o.url_filter, FilterKind::kCuckoo);
   EXPECT_EQ(o.exact_ttl, std::chrono::days(1));
   EXPECT_EQ(o.near_ttl, std::chrono::days(2));
   EXPECT_EQ(o.near_max_distance, 6);
@@ -61,6 +64,7 @@ TEST(ShardOptionsTest, NoSketchesNeedNoBanding) {
 
 TEST(ShardOptionsTest, BadValuesNameTheirKey) {
   ExpectErrorNaming({"url.mode=maybe"}, "url.mode");
+  ExpectErrorNaming({"url.filter=quotient"}, "url.filter");
   ExpectErrorNaming({"url.ttl=0s"}, "url.ttl");
   ExpectErrorNaming({"exact.ttl=0s"}, "exact.ttl");
   ExpectErrorNaming({"near.ttl=soon"}, "near.ttl");

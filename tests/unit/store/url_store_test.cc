@@ -127,7 +127,8 @@ using storetest::DigestOf;
 using storetest::MakeOrigin;
 using storetest::Ms;
 
-class UrlBloomTest : public storetest::ShardTest {
+class UrlBloomTest : public storetest::ShardTest,
+                     public ::testing::WithParamInterface<FilterKind> {
  protected:
   ShardOptions Options(UrlMode mode, uint64_t expected_items = 10'000) {
     ShardOptions o = storetest::TestShardOptions();
@@ -135,6 +136,7 @@ class UrlBloomTest : public storetest::ShardTest {
     o.url_expected_items = expected_items;
     o.url_ttl = Duration(4000);
     o.url_bloom_generations = 4;
+    o.url_filter = GetParam();
     return o;
   }
   Status Record(uint64_t url, int64_t t) {
@@ -153,7 +155,7 @@ class UrlBloomTest : public storetest::ShardTest {
   }
 };
 
-TEST_F(UrlBloomTest, BloomModeAnswersSeenWithoutAnEntry) {
+TEST_P(UrlBloomTest, BloomModeAnswersSeenWithoutAnEntry) {
   Open(Options(UrlMode::kBloom));
   ASSERT_TRUE(Record(1, 1000).ok());
   UrlLookup r = shard_->LookupUrl("a.com", DigestOf(1)).value();
@@ -164,7 +166,7 @@ TEST_F(UrlBloomTest, BloomModeAnswersSeenWithoutAnEntry) {
 
 // An overfull filter says "maybe" for URLs never seen: bloom mode passes
 // that on, exact mode never does.
-TEST_F(UrlBloomTest, ExactModeTurnsFalsePositivesIntoNotSeen) {
+TEST_P(UrlBloomTest, ExactModeTurnsFalsePositivesIntoNotSeen) {
   Open(Options(UrlMode::kBloom, 10));
   EXPECT_GT(FalseHits(2000), 0);
   Close();
@@ -173,7 +175,7 @@ TEST_F(UrlBloomTest, ExactModeTurnsFalsePositivesIntoNotSeen) {
   EXPECT_EQ(FalseHits(2000), 0);
 }
 
-TEST_F(UrlBloomTest, BloomModeForgetsWithinOneGenerationAfterTheTtl) {
+TEST_P(UrlBloomTest, BloomModeForgetsWithinOneGenerationAfterTheTtl) {
   Open(Options(UrlMode::kBloom));
   ASSERT_TRUE(Record(1, 1000).ok());
   shard_->ObserveEventTime(Ms(5000));  // last_seen == watermark - ttl: live
@@ -182,7 +184,7 @@ TEST_F(UrlBloomTest, BloomModeForgetsWithinOneGenerationAfterTheTtl) {
   EXPECT_FALSE(Seen(1));
 }
 
-TEST_F(UrlBloomTest, FilterSurvivesCheckpointAndReopen) {
+TEST_P(UrlBloomTest, FilterSurvivesCheckpointAndReopen) {
   Open(Options(UrlMode::kBloom));
   ASSERT_TRUE(Record(1, 1000).ok());
   ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
@@ -192,7 +194,7 @@ TEST_F(UrlBloomTest, FilterSurvivesCheckpointAndReopen) {
   EXPECT_FALSE(Seen(2));
 }
 
-TEST_F(UrlBloomTest, ChangedFilterOptionsRebuildItFromExactEntries) {
+TEST_P(UrlBloomTest, ChangedFilterOptionsRebuildItFromExactEntries) {
   Open(Options(UrlMode::kExact));
   for (int i = 1; i <= 50; ++i) ASSERT_TRUE(Record(i, 1000).ok());
   ASSERT_TRUE(shard_->Checkpoint(Offset(51)).ok());
@@ -204,13 +206,50 @@ TEST_F(UrlBloomTest, ChangedFilterOptionsRebuildItFromExactEntries) {
   EXPECT_FALSE(Seen(51));
 }
 
-TEST_F(UrlBloomTest, BloomModeKeepsItsFilterWhenOptionsChange) {
+TEST_P(UrlBloomTest, BloomModeKeepsItsFilterWhenOptionsChange) {
   Open(Options(UrlMode::kBloom));
   ASSERT_TRUE(Record(1, 1000).ok());
   ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
   Open(Options(UrlMode::kBloom, 20'000));
   EXPECT_TRUE(Seen(1));
 }
+
+// A shard written with one structure opens under the other: in bloom mode it
+// keeps what it has (the only record of its URLs), in exact mode the
+// configured one is rebuilt from the entries.
+TEST_P(UrlBloomTest, BloomModeKeepsTheStoredStructureWhenUrlFilterChanges) {
+  Open(Options(UrlMode::kBloom));
+  ASSERT_TRUE(Record(1, 1000).ok());
+  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
+  ShardOptions other = Options(UrlMode::kBloom);
+  other.url_filter = GetParam() == FilterKind::kBloom ? FilterKind::kCuckoo : FilterKind::kBloom;
+  Open(other);
+  EXPECT_TRUE(Seen(1));
+  EXPECT_FALSE(Seen(2));
+}
+
+TEST_P(UrlBloomTest, ExactModeRebuildsTheConfiguredStructure) {
+  Open(Options(UrlMode::kExact));
+  for (int i = 1; i <= 50; ++i) ASSERT_TRUE(Record(i, 1000).ok());
+  ASSERT_TRUE(shard_->Checkpoint(Offset(51)).ok());
+  ShardOptions other = Options(UrlMode::kExact);
+  other.url_filter = GetParam() == FilterKind::kBloom ? FilterKind::kCuckoo : FilterKind::kBloom;
+  Open(other);
+  const uint64_t memory_after_switch = shard_->Stats().bloom_memory_bytes;
+  for (int i = 1; i <= 50; ++i) EXPECT_TRUE(Seen(i)) << i;
+  ASSERT_TRUE(shard_->Checkpoint(Offset(51)).ok());  // the rebuilt filter's pages replace the old
+  Open(other);
+  for (int i = 1; i <= 50; ++i) EXPECT_TRUE(Seen(i)) << i;
+  EXPECT_EQ(shard_->Stats().bloom_memory_bytes, memory_after_switch);
+  Open(Options(UrlMode::kExact));
+  EXPECT_NE(shard_->Stats().bloom_memory_bytes, memory_after_switch);
+}
+
+INSTANTIATE_TEST_SUITE_P(EachFilter, UrlBloomTest,
+                         ::testing::Values(FilterKind::kBloom, FilterKind::kCuckoo),
+                         [](const ::testing::TestParamInfo<FilterKind>& kind) {
+                           return kind.param == FilterKind::kBloom ? "Bloom" : "Cuckoo";
+                         });
 
 }  // namespace
 }  // namespace pagesieve::store

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "common/types.h"
+#include "store/bloom/bloom_options.h"
+
+namespace pagesieve::store {
+
+// Which structure a TimeDecayedFilter is (url.filter).
+enum class FilterKind {
+  kBloom,   // TimeDecayedBloom: G + 1 Bloom generations ORed (docs/bloom-filter.md)
+  kCuckoo,  // TimeDecayedCuckoo: one cuckoo table, a generation tag per key
+};
+
+// What the URL store asks of its filter of 64-bit key hashes, whatever its
+// structure: inserts at an event time, lookups at the watermark, expiry by
+// generations of event time, and persistence as a header plus fixed pages
+// (the shard stores both in RocksDB and ships them in the changelog).
+//
+// Contract shared by every implementation: no false negatives for a key
+// inserted at t while t >= watermark - ttl; a key stops answering at the
+// latest ttl + ttl / G after its last insert; an insert after the watermark
+// raises it. Not thread-safe; const methods may run concurrently.
+class TimeDecayedFilter {
+ public:
+  virtual ~TimeDecayedFilter() = default;
+
+  virtual FilterKind kind() const = 0;
+  virtual void Insert(uint64_t key_hash, EventTime t) = 0;
+  virtual bool MayContain(uint64_t key_hash) const = 0;
+  virtual void AdvanceWatermark(EventTime watermark) = 0;
+  virtual EventTime watermark() const = 0;
+
+  // Checkpoint: EncodeHeader(), every page ForEachDirtyPage() yields, then
+  // ClearDirty(). Reopen: the implementation's Restore(header), then
+  // LoadPage() for every stored page.
+  virtual std::string EncodeHeader() const = 0;
+  virtual void ForEachDirtyPage(
+      const std::function<void(uint32_t page_id, std::string_view bytes)>& fn) const = 0;
+  virtual size_t DirtyPageCount() const = 0;
+  virtual void ClearDirty() = 0;
+  virtual Status LoadPage(uint32_t page_id, std::string_view bytes) = 0;
+
+  virtual size_t MemoryBytes() const = 0;
+  virtual double FillRatio() const = 0;
+  virtual double EstimatedFalsePositiveRate() const = 0;
+  // What it was built for (the cuckoo reads `generations` as its tag ring).
+  virtual const BloomOptions& options() const = 0;
+  virtual int live_generations() const = 0;
+  virtual uint64_t late_inserts() const = 0;
+};
+
+}  // namespace pagesieve::store
