@@ -7,9 +7,20 @@
 namespace pagesieve::files {
 namespace {
 
+// JSONL when the head is blank or any of its lines opens an object: a crawl
+// dump whose first line is damaged is still JSONL, with one dead letter.
 bool LooksLikeJsonl(std::string_view head) {
-  const size_t first = head.find_first_not_of(" \t\r\n");
-  return first == std::string_view::npos || head[first] == '{';
+  if (head.find_first_not_of(" \t\r\n") == std::string_view::npos) return true;
+  size_t line_start = 0;
+  while (line_start < head.size()) {
+    const size_t first = head.find_first_not_of(" \t\r", line_start);
+    if (first == std::string_view::npos) return false;
+    if (head[first] == '{') return true;
+    line_start = head.find('\n', first);
+    if (line_start == std::string_view::npos) return false;
+    ++line_start;
+  }
+  return false;
 }
 
 std::string Printable(std::string_view head) {
@@ -24,7 +35,8 @@ std::string Printable(std::string_view head) {
   return out;
 }
 
-// Up to 4 KB from the start, with the file left where it was.
+// Up to 64 KB from the start, with the file left where it was: enough for
+// several event lines, so one damaged line does not decide the format.
 std::string Head(std::FILE* file, bool is_stdin) {
   if (is_stdin) {
     const int c = std::getc(file);
@@ -32,7 +44,7 @@ std::string Head(std::FILE* file, bool is_stdin) {
     std::ungetc(c, file);
     return std::string(1, static_cast<char>(c));
   }
-  std::string head(4096, '\0');
+  std::string head(64 * 1024, '\0');
   head.resize(std::fread(head.data(), 1, head.size(), file));
   std::rewind(file);
   return head;
@@ -58,6 +70,9 @@ StatusOr<InputFileFormat> DetectFileFormat(std::FILE* file, const std::string& n
     // One byte is all stdin can give back: 'W' or a gzip magic byte.
     if (head == "W") return InputFileFormat::kWarc;
     if (head == "\x1f") return InputFileFormat::kWarcGzip;
+    // Nothing else can be seen without consuming it: JSONL, and a stream in
+    // which nothing parses fails at the end as every dead-letter run does.
+    return InputFileFormat::kJsonl;
   } else {
     switch (warc::SniffWarc(head)) {
       case warc::WarcSniff::kWarc:

@@ -211,6 +211,29 @@ TEST(DedupWarcTest, AFileThatIsNeitherWarcNorJsonlIsRefusedBeforeAnythingIsWritt
   EXPECT_FALSE(std::filesystem::exists(dir.File("state")));
 }
 
+// A crawl dump whose first line is damaged is JSONL with one dead letter,
+// not a file of another format: the daemon fixture's partition files start
+// with a malformed line as often as not.
+TEST(DedupWarcTest, AJsonlFileWhoseFirstLineIsDamagedIsStillJsonl) {
+  TempDir dir;
+  const Json event = {{"url", "https://example.com/a"},
+                      {"fetched_at", "2026-01-01T00:00:00Z"},
+                      {"status", 200},
+                      {"content_type", "text/html"},
+                      {"body", HtmlPage(3)}};
+  WriteFile(dir.File("in.jsonl"), "this is not an event\n" + event.dump() + "\n");
+  ProcessResult r = RunPagesieve({"dedup", "-q", "--input", dir.File("in.jsonl"), "--output",
+                                  dir.File("out.jsonl"), "--dlq", dir.File("dlq.jsonl")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(ReadFile(dir.File("out.jsonl"))).size(), 1u);
+  EXPECT_EQ(Lines(ReadFile(dir.File("dlq.jsonl"))).size(), 1u);
+
+  // The same through a pipe, which only shows its first byte.
+  ProcessResult piped = RunPagesieve({"dedup", "-q"}, ReadFile(dir.File("in.jsonl")));
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(Lines(piped.out).size(), 1u);
+}
+
 TEST(DedupWarcTest, WarcFromStdinAndTheFormatForced) {
   const std::string warc = WarcRecordBytes([] {
     WarcRecordSpec s;
