@@ -289,4 +289,16 @@ Status Consumer::Commit(const std::vector<std::pair<PartitionId, Offset>>& offse
                   "offset commit");
 }
 
+Status Consumer::Seek(PartitionId p, Offset offset) {
+  RdKafka::TopicPartition* part =
+      RdKafka::TopicPartition::create(topic_, p.value(), offset.value());
+  const RdKafka::ErrorCode err = consumer_->seek(*part, 5000);
+  delete part;
+  return FromCode(err, "seek");
+}
+
+std::unique_ptr<RdKafka::ConsumerGroupMetadata> Consumer::GroupMetadata() {
+  return std::unique_ptr<RdKafka::ConsumerGroupMetadata>(consumer_->groupMetadata());
+}
+
 }  // namespace pagesieve::kafka

@@ -16,6 +16,7 @@
 #include "pipeline/output_message.h"
 
 namespace RdKafka {
+class ConsumerGroupMetadata;
 class KafkaConsumer;
 class Message;
 class RebalanceCb;
@@ -117,6 +118,14 @@ class Consumer {
   void Pause(const std::vector<PartitionId>& partitions);
   void Resume(const std::vector<PartitionId>& partitions);
   Status Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync);
+  // An assigned partition is read again from `offset` (after a transaction
+  // was aborted: what followed the last commit is decided again).
+  Status Seek(PartitionId partition, Offset offset);
+
+  // What a transactional producer sends with the offsets it commits, so
+  // the group coordinator refuses them from a member of an old generation
+  // (a zombie: KIP-447). For KafkaSink only.
+  std::unique_ptr<RdKafka::ConsumerGroupMetadata> GroupMetadata();
 
  private:
   Consumer(std::string topic, std::unique_ptr<RdKafka::EventCb> events,

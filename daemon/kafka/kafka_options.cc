@@ -129,6 +129,21 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
   o.rekey.partitions = static_cast<int32_t>(partitions);
   PS_ASSIGN_OR_RETURN(o.rekey.retention, config.GetDuration("input.repartition_retention"));
   o.rekey.group_id = o.group_id + "-rekey";
+  PS_ASSIGN_OR_RETURN(std::string guarantee, config.GetString("processing.guarantee"));
+  if (guarantee != "exactly_once" && guarantee != "at_least_once") {
+    return Status::InvalidArgument(
+        "processing.guarantee must be exactly_once or at_least_once, not '" + guarantee + "'");
+  }
+  o.processing.exactly_once = guarantee == "exactly_once";
+  PS_ASSIGN_OR_RETURN(o.processing.transactional_id,
+                      config.GetString("processing.transactional_id"));
+  PS_ASSIGN_OR_RETURN(o.processing.transaction_timeout,
+                      config.GetDuration("processing.transaction_timeout"));
+  if (o.processing.transaction_timeout < std::chrono::seconds(1) ||
+      o.processing.transaction_timeout > std::chrono::minutes(15)) {
+    // The broker's transaction.max.timeout.ms is 15 minutes by default.
+    return Status::InvalidArgument("processing.transaction_timeout must be between 1s and 15m");
+  }
 
   const std::pair<const char*, const std::string*> required[] = {
       {"kafka.bootstrap_servers", &o.bootstrap_servers},
@@ -177,6 +192,12 @@ StatusOr<std::unique_ptr<RdKafka::Conf>> ConsumerConf(const KafkaOptions& o) {
       {"group.id", o.group_id},
       // Where a partition without a checkpoint or committed offset starts.
       {"auto.offset.reset", "earliest"},
+      // A backfill's end may be a transaction marker, which is never
+      // delivered: the end of the log says the end is reached.
+      {"enable.partition.eof", "true"},
+      // Only committed records: what an aborted transaction held (a zombie's,
+      // a crashed re-keying stage's) is never decided.
+      {"isolation.level", "read_committed"},
   };
   if (!o.instance_id.empty()) base["group.instance.id"] = o.instance_id;
   return BuildConf({&base, &o.common, &o.consumer, &FixedConsumerProperties()});
@@ -190,6 +211,9 @@ StatusOr<std::unique_ptr<RdKafka::Conf>> RestoreConsumerConf(const KafkaOptions&
       {"group.id", o.group_id + "-restore"},  // required by the client; never joined
       {"auto.offset.reset", "earliest"},
       {"enable.partition.eof", "true"},  // the end of a partition ends its restore
+      // A restore applies committed changelog records only, and ends at the
+      // last stable offset.
+      {"isolation.level", "read_committed"},
   };
   static const std::map<std::string, std::string> kFixed = {{"enable.auto.commit", "false"},
                                                             {"enable.auto.offset.store", "false"}};
@@ -210,8 +234,20 @@ StatusOr<std::unique_ptr<RdKafka::Conf>> ProducerConf(const KafkaOptions& o) {
   if (batch == sized.end() || std::strtoll(batch->second.c_str(), nullptr, 10) > limit) {
     sized["batch.size"] = std::to_string(limit);
   }
+  std::map<std::string, std::string> transactional;
+  if (o.processing.exactly_once && !o.processing.transactional_id.empty()) {
+    const std::string timeout_ms = std::to_string(
+        std::chrono::duration_cast<std::chrono::milliseconds>(o.processing.transaction_timeout)
+            .count());
+    transactional = {{"transactional.id", o.processing.transactional_id},
+                     {"transaction.timeout.ms", timeout_ms},
+                     // librdkafka requires it within the transaction timeout; a
+                     // message that times out aborts its transaction, and the
+                     // records are decided again: nothing is lost.
+                     {"message.timeout.ms", timeout_ms}};
+  }
   return BuildConf({&base, &DefaultProducerProperties(), &o.common, &o.producer, &sized,
-                    &FixedProducerProperties()});
+                    &transactional, &FixedProducerProperties()});
 }
 
 Status CheckClientConfs(const KafkaOptions& options) {

@@ -59,6 +59,23 @@ struct RekeyOptions {
 
 // How pagesieve talks to Kafka ([kafka], [kafka.*], [output], [changelog],
 // [input]).
+// The delivery guarantee of pagesieve run (docs/daemon.md, "Exactly once").
+struct ProcessingOptions {
+  // Exactly once: each checkpoint cycle's verdicts, dead letters, changelog
+  // records and input offsets commit in one Kafka transaction. At least
+  // once: output is acknowledged before offsets are committed, and a crash
+  // repeats what followed the last checkpoint.
+  bool exactly_once = true;
+  // The producer's transactional.id. A stage's own id is set at start from
+  // this (or, empty, from the group, the stage and this instance), so that a
+  // restarted instance aborts what its previous life left open.
+  std::string transactional_id;
+  // How long a transaction may stay open before the broker aborts it: what
+  // a crashed instance's open transaction holds back read_committed
+  // consumers at most. Also the producer's message.timeout.ms.
+  Duration transaction_timeout = std::chrono::seconds(60);
+};
+
 struct KafkaOptions {
   std::string bootstrap_servers;
   std::string group_id;
@@ -71,6 +88,7 @@ struct KafkaOptions {
   OutputTopics output;
   ChangelogOptions changelog;
   RekeyOptions rekey;
+  ProcessingOptions processing;
 };
 
 // Reads the options and refuses pass-through properties that would break the

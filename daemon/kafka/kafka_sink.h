@@ -8,6 +8,7 @@
 #include "pipeline/sink.h"
 
 namespace RdKafka {
+class Error;
 class DeliveryReportCb;
 class EventCb;
 class Producer;
@@ -15,21 +16,37 @@ class Producer;
 
 namespace pagesieve::kafka {
 
+class Consumer;
+
 // The pipeline's Sink over a librdkafka producer: a message is acknowledged
 // when the broker has it (acks = all, idempotent: kafka_options.cc).
 // Delivery reports arrive from Poll(), on the pipeline's thread, as does
 // everything else. Not thread-safe.
+//
+// With processing.guarantee = exactly_once it is transactional: the first
+// message after a commit begins a transaction, and CommitTransaction() sends
+// the input offsets into it with the group member's metadata, so the group
+// coordinator refuses them from a member that lost its partitions, and the
+// whole transaction is aborted instead (fencing, KIP-447).
 class KafkaSink final : public pipeline::Sink {
  public:
   // `delivery_errors` (may be null) counts failed deliveries.
+  // `member` (the stage's consumer, which must outlive the sink) is needed
+  // when the options make the sink transactional; its topic is the input's.
   static StatusOr<std::unique_ptr<KafkaSink>> Create(const KafkaOptions& options,
-                                                     metrics::Counter* delivery_errors);
+                                                     metrics::Counter* delivery_errors,
+                                                     Consumer* member = nullptr);
   ~KafkaSink() override;
 
   Status Send(const pipeline::OutputMessage& message,
               const std::shared_ptr<pipeline::DeliveryCounter>& counter) override;
   void Poll(Duration wait) override;
   int64_t unacknowledged() const override { return unacknowledged_; }
+
+  bool transactional() const override { return member_ != nullptr; }
+  Status CommitTransaction(const std::vector<std::pair<PartitionId, Offset>>& offsets) override;
+  Status AbortTransaction() override;
+  bool in_transaction() const override { return in_transaction_; }
 
   // Waits up to `timeout` for what is queued to be delivered.
   void Flush(Duration timeout);
@@ -38,8 +55,14 @@ class KafkaSink final : public pipeline::Sink {
   class Reports;
   KafkaSink(metrics::Counter* delivery_errors);
   void OnDelivery(void* opaque, bool failed, const std::string& error, int64_t offset);
+  // What a transactional call's error means: kAborted when the transaction
+  // can be aborted and the work done again, else fatal.
+  Status TransactionError(RdKafka::Error* error, const std::string& what);
 
   metrics::Counter* const delivery_errors_;
+  Consumer* member_ = nullptr;  // transactional when set
+  Duration transaction_timeout_{};
+  bool in_transaction_ = false;
   std::unique_ptr<RdKafka::EventCb> events_;
   std::unique_ptr<RdKafka::DeliveryReportCb> reports_;
   std::unique_ptr<RdKafka::Producer> producer_;

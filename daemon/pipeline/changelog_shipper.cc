@@ -27,10 +27,13 @@ StatusOr<bool> ChangelogShipper::Ship(Sink& sink) {
   return counter_->unacknowledged == 0;
 }
 
-Offset ChangelogShipper::Finish(store::Shard& shard) {
+Offset ChangelogShipper::Finish(store::Shard& shard, bool transactional) {
   // Every record of this checkpoint is in the changelog before the offset
   // after them is: the local checkpoint says how far the changelog covers it.
-  shard.SetChangelogNext(Offset(counter_->highest_offset + 1));
+  // In a transaction the commit marker follows the last record (only this
+  // partition's owner writes its changelog partition): the next offset is
+  // after the marker, or every restart would read the marker alone.
+  shard.SetChangelogNext(Offset(counter_->highest_offset + (transactional ? 2 : 1)));
   const Offset next = *shipping_;
   shipping_.reset();
   return next;

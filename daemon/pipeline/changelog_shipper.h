@@ -39,7 +39,9 @@ class ChangelogShipper {
   // Tells the shard where the changelog stands after this checkpoint's
   // records (saved with the checkpoint); returns the input offset to
   // checkpoint at.
-  Offset Finish(store::Shard& shard);
+  // `transactional`: the records were committed in a transaction, whose
+  // marker follows them.
+  Offset Finish(store::Shard& shard, bool transactional = false);
 
   const DeliveryCounter& deliveries() const { return *counter_; }
 

@@ -22,6 +22,7 @@ Lane::Lane(std::string name, PartitionId partition, std::unique_ptr<store::Shard
 }
 
 void Lane::StartAt(Offset offset) {
+  start_ = offset;
   next_expected_ = offset;
   next_offset_ = offset;
 }
@@ -37,18 +38,32 @@ bool Lane::Add(SourceRecord record) {
   return true;
 }
 
+void Lane::SkipTo(Offset offset) {
+  if (next_expected_.value() < 0 || offset <= next_expected_) return;
+  next_expected_ = offset;
+  skip_to_ = offset;
+  if (batches_.empty()) {
+    next_offset_ = offset;
+    skip_to_.reset();
+  }
+}
+
 Status Lane::ProcessBatch(BatchQueue::Batch& batch, engine::VerdictCounts& counts) {
   const Clock::SteadyTime now = clock_.SteadyNow();  // once per batch: the records go together
+  engine::VerdictCounts replayed;  // not counted again: they were published before
   for (size_t i = 0; i < batch.records->size(); ++i) {
     const SourceRecord& input = (*batch.records)[i];
     StatusOr<engine::PreparedRecord>& prepared = batch.prepared->results[i];
+    const bool replay = replay_until_ && input.lane_offset < *replay_until_;
+    engine::VerdictCounts& counted = replay ? replayed : counts;
     if (!prepared.ok()) {
-      unsent_.push_back(stage_.DeadLetter(input, prepared.status(), counts));
+      OutputMessage dead = stage_.DeadLetter(input, prepared.status(), counted);
+      if (!replay) unsent_.push_back(std::move(dead));
     } else {
       StatusOr<OutputMessage> out =
-          stage_.Process(std::move(prepared).value(), input, stores_, counts);
+          stage_.Process(std::move(prepared).value(), input, stores_, counted);
       if (!out.ok()) return out.status().WithContext(name_);
-      unsent_.push_back(std::move(out).value());
+      if (!replay) unsent_.push_back(std::move(out).value());
     }
     if (options_.processing_latency != nullptr) {
       metrics::ObserveDuration(*options_.processing_latency, now - input.received_at);
@@ -71,9 +86,16 @@ Status Lane::Process(Sink& sink, int64_t max_unacknowledged, engine::VerdictCoun
     }
     // MaybeCheckpoint() goes first; the shard may not change while a
     // checkpoint's records are shipped.
-    if ((changelog_ && changelog_->shipping()) || CheckpointDue()) return Status::Ok();
+    if ((changelog_ && changelog_->shipping()) || commit_requested_) return Status::Ok();
+    if (!options_.transactional && CheckpointDue()) return Status::Ok();
     BatchQueue::Batch* batch = batches_.Next();
-    if (batch == nullptr) return Status::Ok();
+    if (batch == nullptr) {
+      if (skip_to_ && batches_.empty()) {
+        next_offset_ = std::max(next_offset_, *skip_to_);
+        skip_to_.reset();
+      }
+      return Status::Ok();
+    }
     if (sink.unacknowledged() >= max_unacknowledged) return Status::Ok();
     PS_RETURN_IF_ERROR(ProcessBatch(*batch, counts));
     batches_.PopNext();
@@ -92,13 +114,52 @@ Status Lane::CheckDeliveries() const {
   const DeliveryCounter* shipped = changelog_ ? &changelog_->deliveries() : nullptr;
   for (const DeliveryCounter* c : {static_cast<const DeliveryCounter*>(counter_.get()), shipped}) {
     if (c != nullptr && c->failures > 0) {
-      return Status::Unavailable("delivering output of " + name_ + " failed: " + c->first_error);
+      const std::string what = "delivering output of " + name_ + " failed: " + c->first_error;
+      // In a transaction the failure aborts it, and the records are decided
+      // again; otherwise nothing after the failed message may be committed.
+      return options_.transactional ? Status::Aborted(what) : Status::Unavailable(what);
     }
   }
   return Status::Ok();
 }
 
+StatusOr<bool> Lane::PrepareCommit(Sink& sink) {
+  PS_RETURN_IF_ERROR(CheckDeliveries());
+  if (!commit_requested_) return false;
+  const bool shipping = changelog_ && changelog_->shipping();
+  if (!shipping) {
+    if (!unsent_.empty() || counter_->unacknowledged > 0) return false;
+    if (!changelog_ || next_offset_.value() < 0 || !progressed()) return true;
+    PS_RETURN_IF_ERROR(changelog_->Begin(*shard_, next_offset_));
+  }
+  return changelog_->Ship(sink);
+}
+
+std::optional<Offset> Lane::commit_offset() const {
+  if (next_offset_.value() < 0) return std::nullopt;
+  return next_offset_;
+}
+
+Status Lane::FinishCommit() {
+  commit_requested_ = false;
+  if (next_offset_.value() < 0 || !progressed()) {
+    last_checkpoint_ = clock_.SteadyNow();
+    since_checkpoint_ = 0;
+    return Status::Ok();
+  }
+  const Offset next = changelog_ && changelog_->shipping()
+                          ? changelog_->Finish(*shard_, /*transactional=*/true)
+                          : next_offset_;
+  return Commit(next);
+}
+
+std::optional<Offset> Lane::rollback_offset() const {
+  if (checkpointed_) return checkpointed_;
+  return start_;
+}
+
 StatusOr<std::optional<Offset>> Lane::MaybeCheckpoint(Sink& sink, bool force) {
+  if (options_.transactional) return std::optional<Offset>();  // the pipeline commits
   PS_RETURN_IF_ERROR(CheckDeliveries());
   const bool shipping = changelog_ && changelog_->shipping();
   if (!shipping) {

@@ -37,6 +37,10 @@ struct LaneOptions {
   metrics::Histogram* processing_latency = nullptr;
   // Counts the changelog records shipped, when set.
   metrics::Counter* changelog_records = nullptr;
+  // Exactly once: the pipeline commits every lane in one transaction
+  // (RequestCommit, PrepareCommit, FinishCommit) instead of each lane
+  // checkpointing on its own (MaybeCheckpoint).
+  bool transactional = false;
 };
 
 // One partition of the input, from records read to a checkpointed offset:
@@ -73,10 +77,20 @@ class Lane {
 
   // Records before `offset` are not processed again.
   void StartAt(Offset offset);
+  // Records before `offset` were decided and their output committed by an
+  // earlier run whose state did not reach its checkpoint (exactly once: the
+  // process stopped between a transaction's commit and the local
+  // checkpoint; or the shard is older than the group's position): they are
+  // decided again to bring the state up to it, and their output is dropped.
+  void ReplayUntil(Offset offset) { replay_until_ = offset; }
   // A record read from the input. Records before the next expected offset
   // (already processed) are ignored: false. Later offsets than expected are
   // gaps (compaction, retention, aborted transactions, skipped lines).
   bool Add(SourceRecord record);
+
+  // Nothing before `offset` is left to read: once what was read is
+  // processed, the lane's position moves over the gap (Lanes::SkipTo).
+  void SkipTo(Offset offset);
 
   std::unique_ptr<engine::PrepareBatch> TakeBatch(bool flush, uint64_t* seq) {
     return batches_.Take(flush, seq);
@@ -97,6 +111,27 @@ class Lane {
   // checkpointed. A checkpoint once begun is finished by later calls,
   // forced or not.
   StatusOr<std::optional<Offset>> MaybeCheckpoint(Sink& sink, bool force);
+
+  // --- Exactly once (options.transactional) ---
+  // Stops processing until FinishCommit(): a transaction is to commit.
+  void RequestCommit() { commit_requested_ = true; }
+  bool commit_requested() const { return commit_requested_; }
+  // Makes the lane ready for the transaction to commit: every sent message
+  // acknowledged, then the changelog records of what changed shipped and
+  // acknowledged. True when ready; may take several calls.
+  StatusOr<bool> PrepareCommit(Sink& sink);
+  // The input offset the transaction commits for this lane, if it read
+  // anything.
+  std::optional<Offset> commit_offset() const;
+  // The transaction committed: the local checkpoint follows it, and
+  // processing goes on.
+  Status FinishCommit();
+  // Where the lane starts again when the transaction is aborted: its last
+  // checkpoint, else where it started.
+  std::optional<Offset> rollback_offset() const;
+  std::optional<Offset> replay_until() const { return replay_until_; }
+  // Records processed since the last checkpoint.
+  bool progressed() const { return !checkpointed_ || *checkpointed_ < next_offset_; }
 
   // Everything read so far has been processed and acknowledged, and no
   // checkpoint is under way.
@@ -140,6 +175,10 @@ class Lane {
   std::shared_ptr<DeliveryCounter> counter_ = std::make_shared<DeliveryCounter>();
   std::optional<ChangelogShipper> changelog_;  // with options.changelog_topic
 
+  std::optional<Offset> start_;         // where the lane was started
+  std::optional<Offset> replay_until_;  // output before it is dropped
+  std::optional<Offset> skip_to_;       // where the position moves once all read is processed
+  bool commit_requested_ = false;
   Offset next_expected_{-1};  // next offset Add() accepts; -1: the first record sets it
   Offset next_offset_{-1};    // next offset to process
   std::optional<Offset> checkpointed_;

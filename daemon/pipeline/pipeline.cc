@@ -17,6 +17,7 @@ Pipeline::Pipeline(Source& source, Sink& sink, Stage& stage, ShardOpener open_sh
       options_(std::move(options)),
       clock_(clock),
       backpressure_(options_.max_pending_bytes, options_.max_unacknowledged),
+      last_commit_(clock.SteadyNow()),
       pool_(stage.PrepareFactory(), clock, options_.threads) {}
 
 Pipeline::~Pipeline() { lanes_.clear(); }
@@ -27,6 +28,7 @@ Status Pipeline::Step() {
   const Duration wait = busy ? options_.busy_wait : options_.idle_wait;
   PS_RETURN_IF_ERROR(source_.Poll(wait, *this));
   PS_RETURN_IF_ERROR(fatal_);
+  if (rollback_) PS_RETURN_IF_ERROR(RollBack(*rollback_));
   for (auto& [p, open] : lanes_) SubmitBatches(open, AtEnd(*open.lane));
   if (!DispatchCompletions() && busy) {
     // Nothing came back from the pool yet: wait for it rather than spin (a
@@ -80,6 +82,11 @@ Status Pipeline::ProcessAll() {
 }
 
 Status Pipeline::CheckpointAndCommit() {
+  if (transactional()) {
+    PS_RETURN_IF_ERROR(AdvanceTransaction(false));
+    if (rollback_) return RollBack(*rollback_);
+    return Status::Ok();
+  }
   std::vector<std::pair<PartitionId, Offset>> offsets;
   for (auto& [p, open] : lanes_) {
     PS_ASSIGN_OR_RETURN(std::optional<Offset> done, open.lane->MaybeCheckpoint(sink_, false));
@@ -107,10 +114,20 @@ bool Pipeline::AtEnd(const Lane& lane) const {
 
 Status Pipeline::FinishLanesAtTheirEnd() {
   std::vector<PartitionId> finished;
+  bool commit = false;
   for (auto& [p, open] : lanes_) {
     Lane& lane = *open.lane;
     const std::optional<Offset> end = source_.EndOf(p);
     if (!end || lane.next_offset() < *end || !lane.Drained()) continue;
+    if (transactional()) {
+      // Its end is committed with everyone else's, and checkpointed after.
+      if (lane.Checkpointed()) {
+        finished.push_back(p);
+      } else {
+        commit = true;
+      }
+      continue;
+    }
     PS_ASSIGN_OR_RETURN(std::optional<Offset> done, lane.MaybeCheckpoint(sink_, true));
     if (done) source_.Commit({{p, *done}}, /*sync=*/true);
     // Still shipping its changelog records: CheckpointAndCommit() goes on.
@@ -118,7 +135,105 @@ Status Pipeline::FinishLanesAtTheirEnd() {
   }
   for (PartitionId p : finished) {
     Close(p);
+    replay_until_.erase(p);
     source_.Finished(p);
+  }
+  if (commit) PS_RETURN_IF_ERROR(AdvanceTransaction(true));
+  return Status::Ok();
+}
+
+Status Pipeline::AdvanceTransaction(bool force, bool* committed) {
+  if (committed != nullptr) *committed = false;
+  if (rollback_) return Status::Ok();
+  const Clock::SteadyTime now = clock_.SteadyNow();
+  if (!committing_) {
+    bool progressed = false;
+    for (const auto& [p, open] : lanes_) {
+      progressed |= open.lane->next_offset().value() >= 0 && open.lane->progressed();
+    }
+    if (!progressed && !sink_.in_transaction()) {
+      if (committed != nullptr) *committed = true;  // nothing to commit
+      return Status::Ok();
+    }
+    const std::optional<Duration>& interval = options_.lane.checkpoint.interval;
+    if (!force && !(interval && now - last_commit_ >= *interval)) return Status::Ok();
+    committing_ = true;
+  }
+  bool ready = true;
+  for (auto& [p, open] : lanes_) {
+    open.lane->RequestCommit();  // lanes opened since the commit began too
+    StatusOr<bool> lane_ready = open.lane->PrepareCommit(sink_);
+    if (lane_ready.status().code() == StatusCode::kAborted) {
+      rollback_ = lane_ready.status().message();
+      return Status::Ok();
+    }
+    PS_RETURN_IF_ERROR(lane_ready.status());
+    ready &= *lane_ready;
+  }
+  if (!ready) return Status::Ok();
+  std::vector<std::pair<PartitionId, Offset>> offsets;
+  for (const auto& [p, open] : lanes_) {
+    if (std::optional<Offset> next = open.lane->commit_offset()) offsets.emplace_back(p, *next);
+  }
+  const Status s = sink_.CommitTransaction(offsets);
+  if (s.code() == StatusCode::kAborted) {
+    rollback_ = s.message();
+    return Status::Ok();
+  }
+  PS_RETURN_IF_ERROR(s);
+  // Committed: a crash from here on leaves shards behind the group's
+  // offsets, and the next start catches them up without publishing again
+  // (the changelog, else Lane::ReplayUntil).
+  for (auto& [p, open] : lanes_) PS_RETURN_IF_ERROR(open.lane->FinishCommit());
+  committing_ = false;
+  last_commit_ = clock_.SteadyNow();
+  if (options_.transactions_committed != nullptr) options_.transactions_committed->Increment();
+  if (committed != nullptr) *committed = true;
+  return Status::Ok();
+}
+
+bool Pipeline::CommitBefore(Clock::SteadyTime deadline) {
+  for (;;) {
+    if (!fatal_.ok() || rollback_) return false;
+    bool committed = false;
+    Status s = AdvanceTransaction(/*force=*/true, &committed);
+    if (!s.ok()) {
+      fatal_ = s;
+      return false;
+    }
+    if (committed) return true;
+    if (rollback_ || clock_.SteadyNow() >= deadline) return false;
+    // Send what each lane processed before it stopped; nothing new is
+    // processed while the commit is under way.
+    for (auto& [p, open] : lanes_) {
+      s = open.lane->Process(sink_, std::numeric_limits<int64_t>::max(), counts_);
+      if (!s.ok()) {
+        fatal_ = s;
+        return false;
+      }
+    }
+    sink_.Poll(std::chrono::milliseconds(5));
+  }
+}
+
+Status Pipeline::RollBack(const std::string& why) {
+  rollback_.reset();
+  spdlog::warn("transaction aborted: {}; deciding again from the last commit", why);
+  if (options_.transactions_aborted != nullptr) options_.transactions_aborted->Increment();
+  PS_RETURN_IF_ERROR(sink_.AbortTransaction());
+  committing_ = false;
+  last_commit_ = clock_.SteadyNow();
+  std::vector<std::pair<PartitionId, std::optional<Offset>>> restart;
+  for (const auto& [p, open] : lanes_) restart.emplace_back(p, open.lane->rollback_offset());
+  for (const auto& [p, offset] : restart) {
+    Close(p);  // the shard closes at its last checkpoint, and reopens as it
+    PS_RETURN_IF_ERROR(Open(p).status());
+    if (!offset) continue;
+    StartAt(p, *offset);
+    if (auto it = replay_until_.find(p); it != replay_until_.end()) {
+      lanes_.at(p).lane->ReplayUntil(it->second);
+    }
+    PS_RETURN_IF_ERROR(source_.Rewind(p, *offset));
   }
   return Status::Ok();
 }
@@ -154,6 +269,18 @@ StatusOr<std::optional<Offset>> Pipeline::Open(PartitionId p) {
 void Pipeline::StartAt(PartitionId p, Offset offset) {
   auto it = lanes_.find(p);
   if (it != lanes_.end()) it->second.lane->StartAt(offset);
+}
+
+void Pipeline::SkipTo(PartitionId p, Offset offset) {
+  auto it = lanes_.find(p);
+  if (it != lanes_.end()) it->second.lane->SkipTo(offset);
+}
+
+void Pipeline::ReplayUntil(PartitionId p, Offset offset) {
+  auto it = lanes_.find(p);
+  if (it == lanes_.end()) return;
+  it->second.lane->ReplayUntil(offset);
+  replay_until_[p] = offset;
 }
 
 bool Pipeline::Add(PartitionId p, SourceRecord record) {
@@ -198,6 +325,21 @@ bool Pipeline::Drain(OpenLane& open, Clock::SteadyTime deadline) {
 bool Pipeline::Revoke(PartitionId p, Clock::SteadyTime deadline) {
   auto it = lanes_.find(p);
   if (it == lanes_.end()) return true;
+  replay_until_.erase(p);
+  if (transactional()) {
+    // What the lane processed commits with every other lane's; what it read
+    // beyond is read again by the next owner.
+    const bool committed = !abandoned_ && CommitBefore(deadline);
+    if (!committed && !abandoned_) {
+      spdlog::warn(
+          "{} was taken away before its transaction committed; its next owner decides "
+          "its records again from the last commit",
+          it->second.lane->name());
+      if (!rollback_) rollback_ = "a partition was revoked before its transaction committed";
+    }
+    Close(p);
+    return committed;
+  }
   Lane& lane = *it->second.lane;
   const bool drained = !abandoned_ && Drain(it->second, deadline);
   if (!drained && !abandoned_) {
@@ -210,7 +352,16 @@ bool Pipeline::Revoke(PartitionId p, Clock::SteadyTime deadline) {
   return drained;
 }
 
-void Pipeline::Drop(PartitionId p) { Close(p); }
+void Pipeline::Drop(PartitionId p) {
+  Close(p);
+  replay_until_.erase(p);
+  // The open transaction holds the lost partition's output, which may not be
+  // committed now: abort it, and every other lane goes back to its last
+  // checkpoint (on the next Step: this is called inside a rebalance).
+  if (transactional() && sink_.in_transaction() && !abandoned_) {
+    rollback_ = "a partition was lost with output in the open transaction";
+  }
+}
 
 void Pipeline::Close(PartitionId p) {
   lanes_.erase(p);  // closes the shard
@@ -223,6 +374,21 @@ Status Pipeline::Shutdown(Duration timeout) {
   for (const auto& [p, open] : lanes_) all.push_back(p);
   source_.Pause(all);  // no more reading; what was read gets its output
   Status result;
+  if (transactional() && !abandoned_ && !lanes_.empty()) {
+    // What was processed commits; what was read beyond is read again on the
+    // next start.
+    if (!CommitBefore(deadline)) {
+      result = fatal_.ok() ? Status::DeadlineExceeded(
+                                 "shutdown: the last transaction could not be committed within " +
+                                 FormatDuration(timeout) +
+                                 "; its records are decided again on the next start")
+                           : fatal_;
+      if (rollback_) (void)sink_.AbortTransaction();
+    }
+    abandoned_ = true;
+    lanes_.clear();
+    return result;
+  }
   for (auto& [p, open] : lanes_) {
     if (abandoned_) break;
     if (!Drain(open, deadline)) {

@@ -38,6 +38,10 @@ struct PipelineOptions {
   // Operator figures, each when set.
   std::optional<TimedTierStores::Timers> lookup_timers;
   metrics::Histogram* fingerprint_time = nullptr;  // per record, on the pool
+  // Exactly once (a transactional sink): transactions committed and
+  // aborted, each when set.
+  metrics::Counter* transactions_committed = nullptr;
+  metrics::Counter* transactions_aborted = nullptr;
 };
 
 // Opens the shard of a partition (only for a stage that keeps state).
@@ -87,6 +91,8 @@ class Pipeline final : public Lanes {
   // Lanes (what the source does to the pipeline).
   StatusOr<std::optional<Offset>> Open(PartitionId partition) override;
   void StartAt(PartitionId partition, Offset offset) override;
+  void ReplayUntil(PartitionId partition, Offset offset) override;
+  void SkipTo(PartitionId partition, Offset offset) override;
   bool Add(PartitionId partition, SourceRecord record) override;
   bool Revoke(PartitionId partition, Clock::SteadyTime deadline) override;
   void Drop(PartitionId partition) override;
@@ -98,7 +104,19 @@ class Pipeline final : public Lanes {
     std::unique_ptr<Lane> lane;
   };
 
+  bool transactional() const { return sink_.transactional(); }
   void SubmitBatches(OpenLane& open, bool flush);
+  // Exactly once: when the checkpoint interval is over (or `force`), every
+  // lane stops, ships its changelog records, and one transaction commits
+  // them with the input offsets; then each lane checkpoints locally. Takes
+  // several calls; `*committed` says when one completed.
+  Status AdvanceTransaction(bool force, bool* committed = nullptr);
+  // Commits a transaction now, within `deadline`: false if it could not be.
+  bool CommitBefore(Clock::SteadyTime deadline);
+  // The transaction is aborted: every lane goes back to its last
+  // checkpoint (the shard reopened as it was, the input read again from
+  // there), so what the aborted transaction held is decided again.
+  Status RollBack(const std::string& why);
   // Hands prepared batches to their lanes; false if there were none.
   bool DispatchCompletions();
   Status ProcessAll();
@@ -126,6 +144,14 @@ class Pipeline final : public Lanes {
   engine::VerdictCounts counts_;
   Status fatal_;  // set where no status can be returned (a revocation)
   bool abandoned_ = false;
+  // Exactly once: a commit is under way (lanes asked to stop), and when the
+  // last one completed.
+  bool committing_ = false;
+  Clock::SteadyTime last_commit_;
+  std::map<PartitionId, Offset> replay_until_;
+  // Why the open transaction must be aborted: set where lanes may not be
+  // reopened (inside a rebalance), acted on by the next Step().
+  std::optional<std::string> rollback_;
   // Declared before the pool: on destruction the pool finishes its queued
   // batches into it.
   CompletionQueue completions_;

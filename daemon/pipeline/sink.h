@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/status.h"
 #include "common/types.h"
@@ -46,6 +48,27 @@ class Sink {
 
   // Messages queued and not yet acknowledged, across lanes.
   virtual int64_t unacknowledged() const = 0;
+
+  // --- Transactions (exactly once, docs/daemon.md) ---
+  // A transactional sink makes what was sent since its last commit visible
+  // together with the input positions, or none of it. The pipeline then
+  // commits input offsets only through CommitTransaction().
+  virtual bool transactional() const { return false; }
+  // Commits everything sent since the last commit together with `offsets`
+  // (each partition's next input offset), once every message is
+  // acknowledged. kAborted: the transaction was aborted instead (the group
+  // moved on, a zombie's offsets were refused, a message timed out): none
+  // of it is visible and the caller decides those records again from its
+  // last checkpoint. Any other error is fatal.
+  virtual Status CommitTransaction(const std::vector<std::pair<PartitionId, Offset>>& offsets) {
+    (void)offsets;
+    return Status::Internal("not a transactional sink");
+  }
+  // Drops what was sent since the last commit (it is never visible); the
+  // caller decides those records again. An error is fatal.
+  virtual Status AbortTransaction() { return Status::Ok(); }
+  // A transaction is open: something was sent since the last commit.
+  virtual bool in_transaction() const { return false; }
 };
 
 }  // namespace pagesieve::pipeline

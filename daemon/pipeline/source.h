@@ -25,10 +25,18 @@ class Lanes {
   // The open lane starts at `offset`: records before it are not decided
   // again. Without a call, the lane's first record sets its start.
   virtual void StartAt(PartitionId partition, Offset offset) = 0;
+  // Exactly once: the open lane's records before `offset` are decided only
+  // to bring its state up to the group's committed position; their output
+  // was committed by an earlier run (Lane::ReplayUntil).
+  virtual void ReplayUntil(PartitionId partition, Offset offset) = 0;
   // A record for the open lane of `partition`, in lane-offset order. False
   // when it is not wanted: no such lane, or its lane already decided it (a
   // source may deliver a little before a seek).
   virtual bool Add(PartitionId partition, SourceRecord record) = 0;
+  // No record before `offset` is left to read for the open lane (what lies
+  // between is transaction markers, aborted or compacted records): its
+  // position moves there once what it read is processed.
+  virtual void SkipTo(PartitionId partition, Offset offset) = 0;
   // The partition is being taken away in an orderly way: decides,
   // acknowledges and checkpoints what was read (and the source commits it)
   // before `deadline`, then closes the lane. False when that was not done
@@ -57,6 +65,14 @@ class Source {
   // a Kafka source commits it (synchronously when `sync`); files have
   // nothing to commit.
   virtual void Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) = 0;
+
+  // An aborted transaction: the partition is read again from `offset`. Only
+  // a source feeding a transactional sink is asked.
+  virtual Status Rewind(PartitionId partition, Offset offset) {
+    (void)partition;
+    (void)offset;
+    return Status::Internal("this source cannot rewind");
+  }
 
   // Backpressure: stop and restart reading these partitions.
   virtual void Pause(const std::vector<PartitionId>& partitions) = 0;

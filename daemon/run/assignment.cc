@@ -22,7 +22,8 @@ Assignment::Assignment(const kafka::KafkaOptions& kafka, const RunOptions& run,
       metrics_(metrics),
       clock_(clock) {}
 
-StatusOr<Offset> Assignment::StartOffset(PartitionId p, const std::optional<Offset>& checkpointed) {
+StatusOr<Offset> Assignment::StartOffset(PartitionId p, const std::optional<Offset>& checkpointed,
+                                         std::optional<Offset>* replay_until) {
   PS_ASSIGN_OR_RETURN(auto marks, consumer_.QueryWatermarks(p, kQueryTimeout));
   const auto [low, high] = marks;
   const bool first_time = started_once_.insert(p).second;
@@ -42,10 +43,18 @@ StatusOr<Offset> Assignment::StartOffset(PartitionId p, const std::optional<Offs
         break;
     }
   }
-  // The shard's checkpoint wins over the group's committed offset: state and
-  // position were saved together.
-  if (checkpointed) return Offset(std::clamp(checkpointed->value(), low, high));
   StatusOr<std::optional<Offset>> committed = consumer_.Committed(p, kQueryTimeout);
+  // The shard's checkpoint wins over the group's committed offset: state and
+  // position were saved together. Exactly once, a committed offset beyond
+  // it means the records between were published in a committed
+  // transaction: they are decided again for the state only.
+  if (checkpointed) {
+    const Offset start(std::clamp(checkpointed->value(), low, high));
+    if (kafka_.processing.exactly_once && committed.ok() && *committed && **committed > start) {
+      *replay_until = **committed;
+    }
+    return start;
+  }
   if (committed.ok() && *committed) {
     // State that is missing or behind (a new machine): the records from the
     // committed offset on are decided against what state there is.
@@ -56,8 +65,16 @@ StatusOr<Offset> Assignment::StartOffset(PartitionId p, const std::optional<Offs
 
 StatusOr<std::pair<PartitionId, Offset>> Assignment::Open(PartitionId p, pipeline::Lanes& lanes) {
   PS_ASSIGN_OR_RETURN(std::optional<Offset> checkpointed, lanes.Open(p));
-  PS_ASSIGN_OR_RETURN(Offset start, StartOffset(p, checkpointed));
+  std::optional<Offset> replay_until;
+  PS_ASSIGN_OR_RETURN(Offset start, StartOffset(p, checkpointed, &replay_until));
   lanes.StartAt(p, start);
+  if (replay_until) {
+    lanes.ReplayUntil(p, *replay_until);
+    spdlog::info(
+        "{}-{}: the shard is behind the committed offset {}; deciding the records "
+        "between again for the state only",
+        consumer_.topic(), p.value(), replay_until->value());
+  }
   if (unowned_ != nullptr) unowned_->Owned(p);
   spdlog::info("assigned {}-{}: starting at offset {}{}", consumer_.topic(), p.value(),
                start.value(), checkpointed ? " (shard checkpoint)" : "");
@@ -138,7 +155,10 @@ void Assignment::OnRevoked(const std::vector<PartitionId>& all, pipeline::Lanes&
     lanes.Revoke(p, deadline);
     spdlog::info("revoked {}-{}", consumer_.topic(), p.value());
   }
-  if (partitions.empty()) return;
+  // Even with none left (every revoked partition was still restoring, so
+  // never assigned): the unassign is what completes the cooperative
+  // rebalance. Without it the member never rejoins, and closing it waits
+  // forever.
   const Status s = consumer_.Unassign(partitions);
   if (!s.ok()) spdlog::warn("{}", s.ToString());
 }
@@ -153,8 +173,7 @@ void Assignment::OnLost(const std::vector<PartitionId>& all, pipeline::Lanes& la
                  p.value());
     lanes.Drop(p);
   }
-  if (partitions.empty()) return;
-  (void)consumer_.Unassign(partitions);
+  (void)consumer_.Unassign(partitions);  // even none: it completes the rebalance
 }
 
 }  // namespace pagesieve::run

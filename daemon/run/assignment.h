@@ -45,8 +45,10 @@ class Assignment {
   const Status& fatal() const { return fatal_; }
 
  private:
-  // The concrete offset a partition starts from.
-  StatusOr<Offset> StartOffset(PartitionId partition, const std::optional<Offset>& checkpointed);
+  // The concrete offset a partition starts from, and (exactly once) the
+  // committed offset its records up to are decided for the state only.
+  StatusOr<Offset> StartOffset(PartitionId partition, const std::optional<Offset>& checkpointed,
+                               std::optional<Offset>* replay_until);
   // Opens the partition's lane; the position to assign it at.
   StatusOr<std::pair<PartitionId, Offset>> Open(PartitionId partition, pipeline::Lanes& lanes);
   // Opens the lanes of `partitions` and takes them up at the consumer.

@@ -50,7 +50,9 @@ StatusOr<bool> ChangelogRestorer::Begin(PartitionId p) {
   const std::optional<Offset> local = restore->changelog_next();
   const std::string shard = Name(kafka_.input_topic, p);
   if (local && local->value() >= high) {
-    if (local->value() > high) {
+    // One beyond: the commit marker of the shard's last transaction, which
+    // the broker may not have written yet.
+    if (local->value() > high + 1) {
       spdlog::warn(
           "shard {} has changelog position {}, beyond the end {} of {}: was the "
           "changelog topic recreated? Using the local shard as it is",

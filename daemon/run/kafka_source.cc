@@ -51,6 +51,12 @@ Status KafkaSource::Poll(Duration wait, pipeline::Lanes& lanes) {
       case kafka::Consumed::Kind::kTimedOut:
         return Status::Ok();
       case kafka::Consumed::Kind::kPartitionEnd:
+        // The last offsets may be transaction markers, never delivered: at
+        // the end of the log the backfill's end is reached all the same.
+        if (const std::optional<Offset> end = ends_.EndOf(m.partition());
+            end && m.offset() >= *end) {
+          lanes.SkipTo(m.partition(), *end);
+        }
         break;
       case kafka::Consumed::Kind::kError:
         // The broker going away and coming back is reported here; librdkafka
@@ -65,7 +71,10 @@ Status KafkaSource::Poll(Duration wait, pipeline::Lanes& lanes) {
 void KafkaSource::Deliver(const kafka::Consumed& m, pipeline::Lanes& lanes) {
   const PartitionId p = m.partition();
   const std::optional<Offset> end = ends_.EndOf(p);
-  if (end && m.offset() >= *end) return;  // the live run's, not the backfill's
+  if (end && m.offset() >= *end) {  // the live run's, not the backfill's
+    lanes.SkipTo(p, *end);          // whatever lay before it was not a record
+    return;
+  }
   pipeline::SourceRecord r;
   r.stream = consumer_->topic();
   r.partition = p;

@@ -45,6 +45,9 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
 
   Status Poll(Duration wait, pipeline::Lanes& lanes) override;
   void Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) override;
+  Status Rewind(PartitionId partition, Offset offset) override {
+    return consumer_->Seek(partition, offset);
+  }
   void Pause(const std::vector<PartitionId>& partitions) override { consumer_->Pause(partitions); }
   void Resume(const std::vector<PartitionId>& partitions) override {
     consumer_->Resume(partitions);

@@ -10,6 +10,7 @@
 #include "pipeline/decide_stage.h"
 #include "run/rekey_stage.h"
 #include "run/topic_checks.h"
+#include "run/transactional_id.h"
 
 namespace pagesieve::run {
 namespace {
@@ -75,6 +76,9 @@ pipeline::PipelineOptions KafkaStage::PipelineOptionsOf() const {
         &metrics_->url_lookup, &metrics_->exact_lookup, &metrics_->near_lookup};
   }
   o.fingerprint_time = &metrics_->fingerprint_time;
+  o.lane.transactional = kafka_.processing.exactly_once;
+  o.transactions_committed = &metrics_->transactions_committed;
+  o.transactions_aborted = &metrics_->transactions_aborted;
   return o;
 }
 
@@ -103,7 +107,14 @@ Status KafkaStage::Start() {
   if (kafka_.output.learn_topic_limits) {
     PS_ASSIGN_OR_RETURN(kafka_.output.max_message_bytes, OutputSizeLimit(kafka_, run_.stage));
   }
-  PS_ASSIGN_OR_RETURN(sink_, kafka::KafkaSink::Create(kafka_, &metrics_->delivery_errors));
+  if (kafka_.processing.exactly_once) {
+    PS_ASSIGN_OR_RETURN(TransactionalId claimed,
+                        TransactionalId::Claim(kafka_, run_.stage, state_options_.dir));
+    transactional_id_.emplace(std::move(claimed));
+    kafka_.processing.transactional_id = transactional_id_->id();
+  }
+  PS_ASSIGN_OR_RETURN(
+      sink_, kafka::KafkaSink::Create(kafka_, &metrics_->delivery_errors, &source_->consumer()));
   if (kafka_.changelog.enabled && stateful()) {
     restorer_ =
         std::make_unique<ChangelogRestorer>(kafka_, *state_, engine_.shard, clock_, *metrics_);

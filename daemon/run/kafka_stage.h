@@ -17,6 +17,7 @@
 #include "run/metrics_sampler.h"
 #include "run/run_metrics.h"
 #include "run/run_options.h"
+#include "run/transactional_id.h"
 #include "run/unowned_shards.h"
 #include "store/state_env.h"
 
@@ -75,6 +76,7 @@ class KafkaStage {
   RunMetrics* metrics_;
   std::optional<MetricsSampler> sampler_;
 
+  std::optional<TransactionalId> transactional_id_;  // exactly once
   std::unique_ptr<store::StateEnv> state_;  // none in the re-keying stage
   std::unique_ptr<kafka::KafkaSink> sink_;
   std::unique_ptr<KafkaSource> source_;

@@ -46,6 +46,13 @@ RunMetrics::RunMetrics(metrics::Registry& r, const std::string& prefix)
       checkpoints(r.AddCounter(prefix + "checkpoints_total",
                                "Shard checkpoints taken (state and offset saved together).")
                       .Get()),
+      transactions(r.AddCounter(prefix + "transactions_total",
+                                "Exactly once: Kafka transactions, by how they ended "
+                                "(committed: output and input offsets visible together; "
+                                "aborted: decided again).",
+                                {"result"})),
+      transactions_committed(transactions.WithLabels({"committed"})),
+      transactions_aborted(transactions.WithLabels({"aborted"})),
       changelog_records(r.AddCounter(prefix + "changelog_records_total",
                                      "State changes shipped to the changelog topic (entries, "
                                      "tombstones, checkpoint markers).")

@@ -47,6 +47,10 @@ struct RunMetrics {
   metrics::CounterFamily& rebalances;  // event: assign, revoke, lost
   metrics::Counter& delivery_errors;
   metrics::Counter& checkpoints;
+  // Exactly once: transactions committed and aborted.
+  metrics::CounterFamily& transactions;
+  metrics::Counter& transactions_committed;
+  metrics::Counter& transactions_aborted;
   metrics::Counter& changelog_records;
   metrics::Counter& restored_records;
   metrics::Counter& restored_bytes;

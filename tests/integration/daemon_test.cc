@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <random>
 #include <thread>
 
@@ -77,42 +78,70 @@ TEST_F(DaemonTest, EachPartitionsVerdictsComeOutInItsOrder) {
   EXPECT_EQ(checked, static_cast<int>(stream.size()));
 }
 
-TEST_F(DaemonTest, SigkillAtRandomMomentsLosesNothingAndChangesNoVerdict) {
+// SIGKILLs at random moments of a run: every record gets the verdict
+// pagesieve dedup gives it; `copies_per_record` is what each record's
+// verdict count must be (0: any number, all identical).
+class DaemonKillTest : public DaemonTest {
+ protected:
+  void KillAtRandomMoments(const std::string& guarantee);
+};
+
+void DaemonKillTest::KillAtRandomMoments(const std::string& guarantee) {
   std::vector<TestMessage> stream =
       LabelledStream({.seed = 5, .articles = 30, .sites = 80, .bad_records = 9});
-  ASSERT_TRUE(Produce(input_, stream).ok());
   // One worker and small batches: the run is long enough to be cut.
-  const std::string config =
-      WriteConfig("run", "group-" + input_, dir_.File("state"), "batch_records = 8\nthreads = 1\n");
-  // Each crash lands at a random point of progress: when the run has
-  // published a random number of messages more than it found, at most an
-  // eighth of the stream. Messages include verdicts published again after
-  // the previous crash, and a run publishes more between reaching its target
-  // and the kill, so a run can finish the stream before a later target: that
-  // crash does not happen (there is nothing left to cut). At least two must.
+  const std::string config = WriteConfig(
+      "run", "group-" + input_, dir_.File("state"),
+      "batch_records = 8\nthreads = 1\n[processing]\nguarantee = \"" + guarantee + "\"\n");
+  // The stream comes in five slices, one before each run, so each run has
+  // work to be cut in: the crash lands when the run has published a random
+  // number of messages more than it found, at most half a slice. (Exactly
+  // once, only committed verdicts count, and nothing is published twice.)
+  // A run can finish its slice before its target: that crash does not
+  // happen. At least two must.
   std::mt19937 rng(20261120);
-  const int64_t total = static_cast<int64_t>(stream.size());
+  const size_t slice = stream.size() / 5;
   int landed = 0;
   for (int crash = 0; crash < 4; ++crash) {
+    std::vector<TestMessage> part(stream.begin() + crash * slice,
+                                  stream.begin() + (crash + 1) * slice);
+    ASSERT_TRUE(Produce(input_, part).ok());
     DaemonProcess daemon(config, dir_.File("daemon-" + std::to_string(crash) + ".log"));
     const int64_t before = PublishedCount();
-    const int64_t target = before + 1 + static_cast<int64_t>(rng() % (total / 8));
+    const int64_t target = before + 1 + static_cast<int64_t>(rng() % (slice / 2));
     daemon.Start();
     const bool reached = WaitUntil([&] { return PublishedCount() >= target; }, seconds(60));
     daemon.Kill();
-    if (!reached) break;
-    ++landed;
+    if (reached) ++landed;
   }
   ASSERT_GE(landed, 2) << "too few crashes landed in the middle of the run";
+  std::vector<TestMessage> rest(stream.begin() + 4 * slice, stream.end());
+  ASSERT_TRUE(Produce(input_, rest).ok());
   DaemonProcess last(config, dir_.File("daemon.log"));
   last.Start();
   Published published = ReadPublished(stream.size());
   ASSERT_EQ(last.Terminate(), 0) << last.Log();
   ExpectPublishedEquals(published, ExpectVerdicts(config));
-  // Verdicts published before a crash were published again, identical.
+  size_t repeated = 0;
   for (const auto& [id, copies] : published.verdicts) {
+    // Verdicts published before a crash were published again, identical.
     for (const Json& copy : copies) EXPECT_EQ(copy, copies.front()) << id;
+    repeated += copies.size() > 1;
   }
+  std::cout << guarantee << ": " << landed << " kills landed, " << repeated
+            << " records published more than once\n";
+  if (guarantee == "exactly_once") {
+    // Read as read_committed: no record has two verdicts.
+    EXPECT_EQ(repeated, 0u);
+  }
+}
+
+TEST_F(DaemonKillTest, AtLeastOnceLosesNothingAndChangesNoVerdict) {
+  KillAtRandomMoments("at_least_once");
+}
+
+TEST_F(DaemonKillTest, ExactlyOnceLosesNothingAndPublishesNothingTwice) {
+  KillAtRandomMoments("exactly_once");
 }
 
 TEST_F(DaemonTest, SigtermUnderLoadFinishesInFlightRecordsAndExitsZero) {

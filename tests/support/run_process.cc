@@ -32,6 +32,7 @@ TempDir::TempDir() {
 
 TempDir::~TempDir() {
   std::error_code ec;
+  if (std::getenv("PAGESIEVE_KEEP_TEST_DIRS") != nullptr) return;  // for a post-mortem
   std::filesystem::remove_all(path_, ec);
 }
 

@@ -30,6 +30,8 @@ class RecordingLanes final : public Lanes {
     return checkpointed;
   }
   void StartAt(PartitionId, Offset offset) override { start = offset; }
+  void ReplayUntil(PartitionId, Offset) override {}
+  void SkipTo(PartitionId, Offset) override {}
   bool Add(PartitionId, SourceRecord record) override {
     records.push_back(std::move(record));
     return true;
