@@ -184,7 +184,12 @@ Status Pipeline::AdvanceTransaction(bool force, bool* committed) {
   // Committed: a crash from here on leaves shards behind the group's
   // offsets, and the next start catches them up without publishing again
   // (the changelog, else Lane::ReplayUntil).
-  for (auto& [p, open] : lanes_) PS_RETURN_IF_ERROR(open.lane->FinishCommit());
+  int checkpointed = 0;
+  for (auto& [p, open] : lanes_) {
+    checkpointed += open.lane->next_offset().value() >= 0 && open.lane->progressed();
+    PS_RETURN_IF_ERROR(open.lane->FinishCommit());
+  }
+  if (options_.checkpoints != nullptr) options_.checkpoints->Increment(checkpointed);
   committing_ = false;
   last_commit_ = clock_.SteadyNow();
   if (options_.transactions_committed != nullptr) options_.transactions_committed->Increment();
@@ -365,6 +370,10 @@ void Pipeline::Drop(PartitionId p) {
 
 void Pipeline::Close(PartitionId p) {
   lanes_.erase(p);  // closes the shard
+  // The client keeps a partition's pause across unassign and assign: a lane
+  // paused by backpressure would come back paused for good (a rebalance
+  // that returns the partition, a transaction rolled back).
+  if (backpressure_.paused(p)) source_.Resume({p});
   backpressure_.Forget(p);
 }
 

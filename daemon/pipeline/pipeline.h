@@ -42,6 +42,9 @@ struct PipelineOptions {
   // aborted, each when set.
   metrics::Counter* transactions_committed = nullptr;
   metrics::Counter* transactions_aborted = nullptr;
+  // Exactly once: shard checkpoints that follow a commit (at least once, the
+  // source counts them with its offset commits).
+  metrics::Counter* checkpoints = nullptr;
 };
 
 // Opens the shard of a partition (only for a stage that keeps state).

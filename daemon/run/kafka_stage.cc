@@ -79,6 +79,7 @@ pipeline::PipelineOptions KafkaStage::PipelineOptionsOf() const {
   o.lane.transactional = kafka_.processing.exactly_once;
   o.transactions_committed = &metrics_->transactions_committed;
   o.transactions_aborted = &metrics_->transactions_aborted;
+  o.checkpoints = &metrics_->checkpoints;
   return o;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 #include <random>
+#include <set>
 
 namespace pagesieve::testing {
 
@@ -199,13 +200,39 @@ StatusOr<int64_t> MessageCount(const std::string& topic) {
     return Status::Unavailable("no metadata for " + topic);
   }
   std::unique_ptr<RdKafka::Metadata> metadata(raw);
-  // Records read as a read_committed consumer reads them: offsets would
-  // count transaction markers too.
-  int64_t total = 0;
+  // Records read as a read_committed consumer reads them (offsets would
+  // count transaction markers too), by one consumer for every partition.
+  conf->set("group.id", "counter-" + UniqueTopicName(topic), err);
+  conf->set("enable.auto.commit", "false", err);
+  conf->set("isolation.level", "read_committed", err);
+  conf->set("enable.partition.eof", "true", err);
+  std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), err));
+  if (!consumer) return Status::Internal(err);
+  std::vector<RdKafka::TopicPartition*> parts;
+  std::set<int32_t> open;
   for (const RdKafka::PartitionMetadata* p : *metadata->topics()->at(0)->partitions()) {
-    PS_ASSIGN_OR_RETURN(std::vector<TestMessage> records, ReadPartition(topic, p->id()));
-    total += static_cast<int64_t>(records.size());
+    int64_t low = 0, high = 0;
+    if (client->query_watermark_offsets(topic, p->id(), &low, &high, 10000) !=
+        RdKafka::ERR_NO_ERROR) {
+      RdKafka::TopicPartition::destroy(parts);
+      return Status::Unavailable("no watermarks for " + topic);
+    }
+    if (high > low) {
+      parts.push_back(RdKafka::TopicPartition::create(topic, p->id(), low));
+      open.insert(p->id());
+    }
   }
+  if (!parts.empty()) consumer->assign(parts);
+  RdKafka::TopicPartition::destroy(parts);
+  int64_t total = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!open.empty() && std::chrono::steady_clock::now() < deadline) {
+    std::unique_ptr<RdKafka::Message> m(consumer->consume(200));
+    if (m->err() == RdKafka::ERR__PARTITION_EOF) open.erase(m->partition());
+    if (m->err() == RdKafka::ERR_NO_ERROR) ++total;
+  }
+  consumer->close();
+  if (!open.empty()) return Status::DeadlineExceeded(topic + " not read to its end");
   return total;
 }
 

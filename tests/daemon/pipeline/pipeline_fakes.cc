@@ -8,8 +8,28 @@ Status RecordingSink::Send(const OutputMessage& m,
                            const std::shared_ptr<DeliveryCounter>& counter) {
   if (refuse_) return Status::ResourceExhausted("full");
   sent.push_back(m);
+  in_transaction_ = transactional_;
   ++counter->unacknowledged;
   waiting_.push_back(counter);
+  return Status::Ok();
+}
+
+Status RecordingSink::CommitTransaction(
+    const std::vector<std::pair<PartitionId, Offset>>& offsets) {
+  if (refuse_commit_) {
+    refuse_commit_ = false;
+    in_transaction_ = false;
+    ++aborts;
+    return Status::Aborted("the coordinator refused the offsets");
+  }
+  commits.emplace_back(offsets.begin(), offsets.end());
+  in_transaction_ = false;
+  return Status::Ok();
+}
+
+Status RecordingSink::AbortTransaction() {
+  if (in_transaction_) ++aborts;
+  in_transaction_ = false;
   return Status::Ok();
 }
 

@@ -41,14 +41,29 @@ class RecordingSink final : public Sink {
   void set_refuse(bool refuse) { refuse_ = refuse; }
   void set_auto_ack(bool auto_ack) { auto_ack_ = auto_ack; }
 
+  // Transactions: commits are recorded; the next one can be refused (as the
+  // group coordinator refuses a zombie's offsets), which aborts it.
+  bool transactional() const override { return transactional_; }
+  Status CommitTransaction(const std::vector<std::pair<PartitionId, Offset>>& offsets) override;
+  Status AbortTransaction() override;
+  bool in_transaction() const override { return in_transaction_; }
+  void set_transactional(bool transactional) { transactional_ = transactional; }
+  void RefuseNextCommit() { refuse_commit_ = true; }
+
   std::vector<OutputMessage> sent;
   int polls = 0;
+  // Each committed transaction's input offsets, and how many were aborted.
+  std::vector<std::map<PartitionId, Offset>> commits;
+  int aborts = 0;
 
  private:
   void Ack(const std::shared_ptr<DeliveryCounter>& counter);
 
   bool refuse_ = false;
   bool auto_ack_ = false;
+  bool transactional_ = false;
+  bool in_transaction_ = false;
+  bool refuse_commit_ = false;
   std::deque<std::shared_ptr<DeliveryCounter>> waiting_;
   int64_t next_log_offset_ = 0;
 };
@@ -76,7 +91,12 @@ class ScriptedSource final : public Source {
   std::optional<Offset> EndOf(PartitionId p) const override;
   void Finished(PartitionId p) override { finished.insert(p); }
   bool Exhausted() const override;
+  Status Rewind(PartitionId p, Offset offset) override {
+    rewound[p] = offset;
+    return Status::Ok();
+  }
 
+  std::map<PartitionId, Offset> rewound;    // where each partition was last read again from
   std::map<PartitionId, Offset> committed;  // the last commit of each partition
   std::map<PartitionId, int> sync_commits;
   std::set<PartitionId> paused;

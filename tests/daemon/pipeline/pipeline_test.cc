@@ -159,6 +159,64 @@ TEST_F(PipelineTest, ALostPartitionIsDroppedAndDecidedAgainTheSameWay) {
   EXPECT_EQ(sink_.sent[1].value, first[1].value);
 }
 
+TEST_F(PipelineTest, ExactlyOnceCommitsEveryLaneInOneTransactionBehindAcknowledgements) {
+  options_.lane.transactional = true;
+  sink_.set_transactional(true);
+  Make();
+  source_.Assign(kP1);
+  source_.Assign(kP2);
+  for (int i = 0; i < 3; ++i) {
+    Push(kP1, i, "https://one.example/" + std::to_string(i), i);
+    Push(kP2, i, "https://two.example/" + std::to_string(i), 10 + i);
+  }
+  StepUntilSent(6);
+  clock_.Advance(std::chrono::seconds(2));  // the commit is due
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(pipeline_->Step().ok());
+  EXPECT_TRUE(sink_.commits.empty()) << "committed before the sink acknowledged";
+  sink_.AckAll();
+  StepUntil([&] { return !sink_.commits.empty(); });
+  ASSERT_EQ(sink_.commits.size(), 1u);
+  EXPECT_EQ(sink_.commits[0], (std::map<PartitionId, Offset>{{kP1, Offset(3)}, {kP2, Offset(3)}}));
+  EXPECT_TRUE(source_.committed.empty()) << "offsets committed outside the transaction";
+}
+
+TEST_F(PipelineTest, AnAbortedTransactionTakesEveryLaneBackToItsLastCheckpoint) {
+  options_.lane.transactional = true;
+  sink_.set_transactional(true);
+  sink_.set_auto_ack(true);
+  Make();
+  source_.Assign(kP1);
+  source_.Assign(kP2);
+  Push(kP1, 0, "https://one.example/a", 1);
+  Push(kP2, 0, "https://two.example/a", 2);
+  StepUntilSent(2);
+  clock_.Advance(std::chrono::seconds(2));
+  StepUntil([&] { return sink_.commits.size() == 1; });
+  // Two more records each, then the coordinator refuses the commit.
+  Push(kP1, 1, "https://one.example/b", 3);
+  Push(kP2, 1, "https://two.example/b", 2);  // an exact duplicate of two's e0
+  StepUntilSent(4);
+  const std::vector<OutputMessage> aborted(sink_.sent.begin() + 2, sink_.sent.end());
+  sink_.RefuseNextCommit();
+  clock_.Advance(std::chrono::seconds(2));
+  StepUntil([&] { return source_.rewound.size() == 2; });
+  EXPECT_EQ(sink_.aborts, 1);
+  // Both lanes, not only one, read again from their last checkpoint.
+  EXPECT_EQ(source_.rewound[kP1], Offset(1));
+  EXPECT_EQ(source_.rewound[kP2], Offset(1));
+  EXPECT_TRUE(pipeline_->IsOpen(kP1) && pipeline_->IsOpen(kP2));
+  // Read again, the records get the verdicts they got in the aborted
+  // transaction, and the next commit carries them.
+  Push(kP1, 1, "https://one.example/b", 3);
+  Push(kP2, 1, "https://two.example/b", 2);
+  StepUntilSent(6);
+  EXPECT_EQ(sink_.sent[4].value, aborted[0].value);
+  EXPECT_EQ(sink_.sent[5].value, aborted[1].value);
+  clock_.Advance(std::chrono::seconds(2));
+  StepUntil([&] { return sink_.commits.size() == 2; });
+  EXPECT_EQ(sink_.commits[1], (std::map<PartitionId, Offset>{{kP1, Offset(2)}, {kP2, Offset(2)}}));
+}
+
 TEST_F(PipelineTest, AFailedDeliveryStopsTheRunAndNamesThePartition) {
   Make();
   source_.Assign(kP2);
