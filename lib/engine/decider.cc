@@ -15,6 +15,14 @@ bool IsSelf(const store::Origin& origin, const PreparedRecord& r) {
   return origin.IsRecord(r.partition, r.offset);
 }
 
+// The digest the record was compared with the first time. When the entry's
+// last write is the record's own, state already holds it (a replay), and
+// the record compares with the digest its write replaced.
+const Digest128& ContentBefore(const store::UrlEntry& entry, const PreparedRecord& r) {
+  const bool replay = entry.last_write && entry.last_write->IsRecord(r.partition, r.offset);
+  return replay ? entry.last_write->previous_content : entry.content;
+}
+
 }  // namespace
 
 StatusOr<Decision> Decider::Decide(const PreparedRecord& record, store::TierStores& stores) const {
@@ -46,13 +54,15 @@ StatusOr<Decider::Settled> Decider::UrlTier(const PreparedRecord& record,
     // The Bloom filter knows neither the origin nor the content.
     if (lookup.seen) decision = Decision::Duplicate(Tier::kUrl, std::nullopt, std::nullopt);
   } else if (lookup.entry && !IsSelf(lookup.entry->origin, record)) {
-    const bool changed = lookup.entry->content != fp.content;
+    // (An entry the record created itself is no revisit: it was new then.)
+    const bool changed = ContentBefore(*lookup.entry, record) != fp.content;
     if (options_.on_revisit == RevisitPolicy::kDuplicate || !changed) {
       decision = Decision::Duplicate(Tier::kUrl, lookup.entry->origin, std::nullopt);
     }
   }
   // Every URL is recorded, duplicate or not, so later variants of it are
   // caught and a changed page's new digest becomes the one compared next.
+  // A replayed record that wrote the entry last leaves it as it was.
   PS_RETURN_IF_ERROR(
       stores.RecordUrl(record.scope, fp.url, record.origin(), record.event_time, fp.content));
   return decision;

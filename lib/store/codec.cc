@@ -46,6 +46,29 @@ bool GetTime(std::string_view* in, EventTime* t) {
   return true;
 }
 
+// A record's position (partition, offset), as origins and URL writes store it.
+void PutPosition(std::string* out, PartitionId partition, Offset offset) {
+  PutVarint64(out, ZigZag(partition.value()));
+  PutVarint64(out, ZigZag(offset.value()));
+}
+
+bool GetPosition(std::string_view* in, PartitionId* partition, Offset* offset) {
+  uint64_t p = 0, o = 0;
+  if (!GetVarint64(in, &p) || !GetVarint64(in, &o)) return false;
+  const int64_t signed_p = UnZigZag(p);
+  if (signed_p < INT32_MIN || signed_p > INT32_MAX) return false;
+  *partition = PartitionId(static_cast<int32_t>(signed_p));
+  *offset = Offset(UnZigZag(o));
+  return true;
+}
+
+bool GetDigest(std::string_view* in, Digest128* d) {
+  if (in->size() < 16) return false;
+  *d = Digest128::FromView(in->substr(0, 16));
+  in->remove_prefix(16);
+  return true;
+}
+
 void PutTime(std::string* out, EventTime t) { PutFixed64(out, static_cast<uint64_t>(ToMillis(t))); }
 
 Status Malformed(std::string_view what) {
@@ -105,40 +128,43 @@ Status CheckOrigin(const Origin& origin) {
 
 void EncodeOrigin(const Origin& o, std::string* out) {
   PutVarint64(out, ZigZag(ToMillis(o.event_time)));
-  PutVarint64(out, ZigZag(o.partition.value()));
-  PutVarint64(out, ZigZag(o.offset.value()));
+  PutPosition(out, o.partition, o.offset);
   PutString(out, o.event_id);
   PutString(out, o.url);
 }
 
 bool DecodeOrigin(std::string_view* in, Origin* o) {
-  uint64_t time = 0, partition = 0, offset = 0;
-  if (!GetVarint64(in, &time) || !GetVarint64(in, &partition) || !GetVarint64(in, &offset)) {
-    return false;
-  }
-  const int64_t p = UnZigZag(partition);
-  if (p < INT32_MIN || p > INT32_MAX) return false;
+  uint64_t time = 0;
+  if (!GetVarint64(in, &time) || !GetPosition(in, &o->partition, &o->offset)) return false;
   o->event_time = EventTimeFromMillis(UnZigZag(time));
-  o->partition = PartitionId(static_cast<int32_t>(p));
-  o->offset = Offset(UnZigZag(offset));
   return GetString(in, &o->event_id) && GetString(in, &o->url);
 }
 
 std::string EncodeUrlValue(const UrlEntry& e) {
   std::string out;
-  out.reserve(40 + e.origin.event_id.size() + e.origin.url.size());
+  out.reserve(70 + e.origin.event_id.size() + e.origin.url.size());
   PutTime(&out, e.last_seen);
   out.append(e.content.View());
   EncodeOrigin(e.origin, &out);
+  if (e.last_write) {
+    PutPosition(&out, e.last_write->partition, e.last_write->offset);
+    out.append(e.last_write->previous_content.View());
+  }
   return out;
 }
 
 StatusOr<UrlEntry> DecodeUrlValue(std::string_view in) {
   UrlEntry e;
-  if (!GetTime(&in, &e.last_seen) || in.size() < 16) return Malformed("url");
-  e.content = Digest128::FromView(in.substr(0, 16));
-  in.remove_prefix(16);
-  if (!DecodeOrigin(&in, &e.origin) || !in.empty()) return Malformed("url");
+  if (!GetTime(&in, &e.last_seen) || !GetDigest(&in, &e.content) || !DecodeOrigin(&in, &e.origin)) {
+    return Malformed("url");
+  }
+  if (in.empty()) return e;  // format 3: no last write
+  UrlWrite w;
+  if (!GetPosition(&in, &w.partition, &w.offset) || !GetDigest(&in, &w.previous_content) ||
+      !in.empty()) {
+    return Malformed("url");
+  }
+  e.last_write = w;
   return e;
 }
 

@@ -33,7 +33,10 @@ Status CheckOrigin(const Origin& origin);
 void EncodeOrigin(const Origin& origin, std::string* out);
 bool DecodeOrigin(std::string_view* in, Origin* origin);
 
-// url: [last_seen 8][content digest 16][origin]
+// url: [last_seen 8][content digest 16][origin][last write: varint(zigzag
+// partition) varint(zigzag offset) previous content digest 16]. The last
+// write came with storage format 4: a value without it (format 3) decodes
+// with an empty last_write.
 std::string EncodeUrlValue(const UrlEntry& entry);
 StatusOr<UrlEntry> DecodeUrlValue(std::string_view value);
 

@@ -44,10 +44,10 @@ StatusOr<ShardIdentityInfo> CheckIdentity(ShardDb* db) {
     return Status::FailedPrecondition("shard " + db->dir() +
                                       " has no identity yet (created, never used)");
   }
-  if (stored->format_version != kFormatVersion) {
-    return Status::FailedPrecondition(
-        "shard " + db->dir() + " uses storage format " + std::to_string(stored->format_version) +
-        ", this build reads format " + std::to_string(kFormatVersion));
+  if (!IsReadableFormat(stored->format_version)) {
+    return Status::FailedPrecondition("shard " + db->dir() + " uses storage format " +
+                                      std::to_string(stored->format_version) + ", " +
+                                      ReadableFormatsText());
   }
   ShardIdentityInfo info;
   info.format_version = stored->format_version;

@@ -25,7 +25,7 @@ StatusOr<ShardIdentity> DecodeIdentity(std::string_view v) {
   id.format_version = static_cast<int64_t>(DecodeFixed64(v.data()));
   // Fields after the format version may change with it; only read them once
   // the format is known to be ours.
-  if (id.format_version != kFormatVersion) return id;
+  if (!IsReadableFormat(id.format_version)) return id;
   if (v.size() != 32) return Status::Corruption("malformed shard identity");
   id.fingerprint_version = static_cast<int64_t>(DecodeFixed64(v.data() + 8));
   id.near_max_distance = static_cast<int64_t>(DecodeFixed64(v.data() + 16));
@@ -54,11 +54,11 @@ std::string ResetAdvice(const std::string& dir, const std::string& other) {
 }
 
 Status Compare(const std::string& dir, const ShardIdentity& have, const ShardIdentity& want) {
-  if (have.format_version != want.format_version) {
-    return Status::FailedPrecondition(
-        "shard " + dir + " uses storage format " + std::to_string(have.format_version) +
-        ", this build reads format " + std::to_string(want.format_version) +
-        " only (docs/state-store.md)." + ResetAdvice(dir, "the pagesieve build"));
+  if (!IsReadableFormat(have.format_version)) {
+    return Status::FailedPrecondition("shard " + dir + " uses storage format " +
+                                      std::to_string(have.format_version) + ", " +
+                                      ReadableFormatsText() + " only (docs/state-store.md)." +
+                                      ResetAdvice(dir, "the pagesieve build"));
   }
   if (have.fingerprint_version != want.fingerprint_version) {
     return Status::FailedPrecondition(
@@ -82,6 +82,14 @@ Status Compare(const std::string& dir, const ShardIdentity& have, const ShardIde
 
 }  // namespace
 
+std::string ReadableFormatsText() {
+  if (kOldestReadableFormat == kFormatVersion) {
+    return "this build reads format " + std::to_string(kFormatVersion);
+  }
+  return "this build reads formats " + std::to_string(kOldestReadableFormat) + " to " +
+         std::to_string(kFormatVersion);
+}
+
 StatusOr<std::optional<std::string>> GetMeta(ShardDb* db, std::string_view key) {
   std::string_view value;
   bool found = false;
@@ -98,7 +106,11 @@ Status CheckOrCreateIdentity(ShardDb* db, const ShardIdentity& wanted) {
   PS_ASSIGN_OR_RETURN(std::optional<std::string> stored, GetMeta(db, kIdentityKey));
   if (stored) {
     PS_ASSIGN_OR_RETURN(ShardIdentity have, DecodeIdentity(*stored));
-    return Compare(db->dir(), have, wanted);
+    PS_RETURN_IF_ERROR(Compare(db->dir(), have, wanted));
+    if (have.format_version == wanted.format_version) return Status::Ok();
+    // An older readable format: from now on it holds values of this one.
+    StageMeta(db, kIdentityKey, EncodeIdentity(wanted));
+    return db->Commit();
   }
   PS_ASSIGN_OR_RETURN(bool empty, IsEmpty(db));
   if (!empty) {

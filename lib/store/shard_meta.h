@@ -11,10 +11,22 @@
 namespace pagesieve::store {
 
 // The storage format of this code. Bump it when any key or value layout
-// changes; a shard of another format refuses to open. 2: the SimHash tables
-// left RocksDB for memory (the near_tables column family is gone). 3: near
-// entries end with the page's MinHash sketch.
-inline constexpr int64_t kFormatVersion = 3;
+// changes; a shard of a format this build cannot read refuses to open. 2:
+// the SimHash tables left RocksDB for memory (the near_tables column family
+// is gone). 3: near entries end with the page's MinHash sketch. 4: URL
+// entries end with their last write (tier_stores.h, UrlWrite).
+inline constexpr int64_t kFormatVersion = 4;
+// The oldest format this build reads: format 3's values are format 4's
+// without the URL entries' last write, which decode without it. A shard of
+// an older readable format is marked with kFormatVersion when it opens for
+// writing, so that a build of its old format, which would take the longer
+// URL values for corruption, refuses it instead.
+inline constexpr int64_t kOldestReadableFormat = 3;
+inline bool IsReadableFormat(int64_t format) {
+  return format >= kOldestReadableFormat && format <= kFormatVersion;
+}
+// "this build reads formats 3 to 4", for messages refusing another format.
+std::string ReadableFormatsText();
 
 // What a shard is, fixed when it is created and checked at every open.
 struct ShardIdentity {
@@ -34,13 +46,14 @@ struct ShardProgress {
 };
 
 // Checks a shard's stored identity against `wanted`, or stores `wanted` in a
-// new (empty) shard with a synced write. FailedPrecondition, with how to reset
+// new (empty) shard with a synced write; a shard of an older readable format
+// gets `wanted`'s format the same way. FailedPrecondition, with how to reset
 // the shard, when they differ; Corruption when data exists without identity.
 Status CheckOrCreateIdentity(ShardDb* db, const ShardIdentity& wanted);
 
 // The stored identity, without comparing it to anything (for inspection);
-// empty for a shard that has none yet. Of another storage format only
-// format_version is filled in.
+// empty for a shard that has none yet. Of a storage format this build cannot
+// read only format_version is filled in.
 StatusOr<std::optional<ShardIdentity>> ReadIdentity(ShardDb* db);
 
 StatusOr<ShardProgress> LoadProgress(ShardDb* db);

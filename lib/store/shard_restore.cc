@@ -86,7 +86,8 @@ Status ShardRestore::Apply(std::string_view key, std::optional<std::string_view>
   if (k.marker) {
     if (!value) return Status::Ok();  // a deleted marker says nothing
     PS_ASSIGN_OR_RETURN(ChangelogMarker m, DecodeChangelogMarker(*value));
-    if (m.format_version != identity_.format_version ||
+    // A changelog of an older readable format holds values this build reads.
+    if (!IsReadableFormat(m.format_version) ||
         m.fingerprint_version != identity_.fingerprint_version ||
         m.near_max_distance != identity_.near_max_distance ||
         m.near_blocks != identity_.near_blocks) {

@@ -16,10 +16,27 @@ namespace pagesieve::store {
 // What a URL lookup knows. In url.mode = exact, `seen` is true exactly when
 // `entry` is set. In url.mode = bloom, `entry` is never set and `seen` is the
 // Bloom filter's answer (false positives at the configured rate).
+//
+// A URL entry also keeps its last write: which record last recorded the URL
+// and the content digest the entry held before that. A record that finds
+// itself as the last writer (state already holds its write: a replay)
+// compares its content with that previous digest, as it did the first time.
+struct UrlWrite {
+  PartitionId partition{};
+  Offset offset{};
+  // The entry's digest before this write; the writer's own when it created
+  // the entry.
+  Digest128 previous_content;
+
+  bool IsRecord(PartitionId p, Offset o) const { return partition == p && offset == o; }
+  friend bool operator==(const UrlWrite&, const UrlWrite&) = default;
+};
 struct UrlEntry {
   Origin origin;  // first record seen with this URL (while it stayed live)
   EventTime last_seen{};
   Digest128 content;  // content digest of the latest record seen at this URL
+  // Empty in entries written before storage format 4.
+  std::optional<UrlWrite> last_write;
 };
 struct UrlLookup {
   bool seen = false;
@@ -96,7 +113,10 @@ class TierStores {
                                         const OriginFilter& filter = {}) = 0;
   // Records that a record saw `url` at `t` with `content`. Creates the entry
   // with `origin` when there is no live one; otherwise slides last_seen to
-  // `t` and stores `content`, keeping the existing origin.
+  // `t` and stores `content`, keeping the existing origin. The record at
+  // `origin`'s position becomes the entry's last writer; when it already
+  // was (a replay), the previous digest stays the one it replaced the first
+  // time, so recording a record again changes nothing.
   virtual Status RecordUrl(std::string_view scope, const Digest128& url, const Origin& origin,
                            EventTime t, const Digest128& content) = 0;
 

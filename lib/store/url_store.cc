@@ -43,8 +43,13 @@ Status UrlStore::Record(uint64_t scope_id, const Digest128& url, const Origin& o
     if (bloom_->MayContain(key)) {
       PS_ASSIGN_OR_RETURN(live, LookupExact(scope_id, url, {}));
     }
-    UrlEntry entry = live.entry ? std::move(*live.entry) : UrlEntry{origin, t, content};
+    UrlEntry entry = live.entry ? std::move(*live.entry) : UrlEntry{origin, t, content, {}};
     if (t > entry.last_seen) entry.last_seen = t;
+    // A replayed record keeps the digest it replaced the first time: that is
+    // what its replays are compared with (tier_stores.h).
+    const bool again =
+        entry.last_write && entry.last_write->IsRecord(origin.partition, origin.offset);
+    if (!again) entry.last_write = UrlWrite{origin.partition, origin.offset, entry.content};
     entry.content = content;
     db_->Put(kUrlCf, EntryKey(scope_id, url).view(), EncodeUrlValue(entry));
   }

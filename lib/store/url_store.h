@@ -14,8 +14,9 @@ namespace pagesieve::store {
 
 // The URL store of one shard. The time-decayed Bloom filter answers first;
 // in url.mode = exact a hit is confirmed against the exact entry, (scope,
-// URL digest) → origin, last_seen and the last content digest, in the url
-// column family. In url.mode = bloom only the filter is kept.
+// URL digest) → origin, last_seen, the last content digest and the last
+// write (tier_stores.h), in the url column family. In url.mode = bloom only
+// the filter is kept.
 // Not thread-safe (part of one shard).
 class UrlStore {
  public:

@@ -13,12 +13,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-MATCHER(IsUnique, "") { return arg.decision.kind == VerdictKind::kUnique && !arg.decision.tier; }
-MATCHER_P2(IsDuplicateOf, tier, event_id, "") {
-  return arg.decision.kind == VerdictKind::kDuplicate && arg.decision.tier == tier &&
-         arg.decision.duplicate_of && arg.decision.duplicate_of->event_id == event_id;
-}
-
 TEST(DeciderTest, FirstPageIsUniqueWithItsFingerprints) {
   EngineHarness h;
   Verdict v = h.Must({.url = "https://www.example.com/a", .text = Prose(1), .event_id = "e1"});
@@ -463,35 +457,6 @@ TEST(DeciderTest, RecordTimestampStandsInForAMissingFetchedAt) {
 TEST(DeciderTest, DefaultEventIdIsTheRecordPosition) {
   EngineHarness h;
   EXPECT_EQ(h.Must({.url = "https://example.com/", .text = Prose(18)}).record.event_id, "test:1");
-}
-
-TEST(DeciderTest, ReplayedRecordsGetTheVerdictsTheyGotTheFirstTime) {
-  EngineHarness h;
-  const std::string edited = ReplaceWord(Prose(19, 800), 400, "zeppelin");
-  const std::vector<EventSpec> events = {
-      {.url = "https://example.com/a", .time_ms = kT0, .text = Prose(19, 800), .event_id = "0"},
-      {.url = "https://example.com/a?utm_source=t",
-       .time_ms = kT0 + 1,
-       .text = Prose(19, 800),
-       .event_id = "1"},
-      {.url = "https://example.com/b", .time_ms = kT0 + 2, .text = Prose(19, 800), .event_id = "2"},
-      {.url = "https://example.com/c", .time_ms = kT0 + 3, .text = edited, .event_id = "3"},
-      {.url = "https://example.com/d", .time_ms = kT0 + 4, .text = Prose(20), .event_id = "4"},
-  };
-  std::vector<Verdict> first;
-  for (const EventSpec& e : events) first.push_back(h.Must(e));
-  h.Reopen();
-  // State is now ahead of the input: replay every record at its offset.
-  for (size_t i = 0; i < events.size(); ++i) {
-    EXPECT_EQ(EncodeVerdictJson(h.Must(events[i], static_cast<int64_t>(i))),
-              EncodeVerdictJson(first[i]))
-        << "record " << i;
-  }
-  EXPECT_THAT(first[0], IsUnique());
-  EXPECT_THAT(first[1], IsDuplicateOf(Tier::kUrl, "0"));
-  EXPECT_THAT(first[2], IsDuplicateOf(Tier::kExact, "0"));
-  EXPECT_THAT(first[3], IsDuplicateOf(Tier::kNear, "0"));
-  EXPECT_THAT(first[4], IsUnique());
 }
 
 TEST(DeciderTest, BloomModeAnswersUrlDuplicatesWithoutAnOrigin) {

@@ -3,6 +3,8 @@
 // A harness for engine scenario tests: builds events, runs them through the
 // real preparer, decider and a RocksDB shard in a temporary directory.
 
+#include <gmock/gmock.h>
+
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -40,6 +42,12 @@ struct EventSpec {
 };
 
 std::string EventJson(const EventSpec& e);
+
+MATCHER(IsUnique, "") { return arg.decision.kind == VerdictKind::kUnique && !arg.decision.tier; }
+MATCHER_P2(IsDuplicateOf, tier, event_id, "") {
+  return arg.decision.kind == VerdictKind::kDuplicate && arg.decision.tier == tier &&
+         arg.decision.duplicate_of && arg.decision.duplicate_of->event_id == event_id;
+}
 
 // `words` words of deterministic pseudo-prose from `seed`: distinct seeds
 // give unrelated texts.

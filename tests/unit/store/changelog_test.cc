@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "store/codec.h"
+#include "store/shard_db.h"
+#include "store/shard_meta.h"
 #include "store/shard_probe.h"
 #include "store/shard_restore.h"
 #include "store/testing/synthetic_records.h"
@@ -136,6 +139,8 @@ TEST_F(ChangelogTest, RestoreReturnsTheStateOffsetAndWatermarkOfTheLastCheckpoin
     UrlLookup url = restored.LookupUrl("site", DigestOf(1000 + n)).value();
     ASSERT_TRUE(url.seen);  // the Bloom filter was rebuilt from the restored entries
     EXPECT_EQ(url.entry->content, DigestOf(n));
+    EXPECT_EQ(url.entry->last_write,
+              (UrlWrite{storetest::kPartition, Offset(static_cast<int64_t>(n)), DigestOf(n)}));
     std::vector<NearCandidate> near =
         restored.FindNear("site", {0x9e3779b97f4a7c15ULL * (n + 1) ^ 0b101, 3, {}}).value();
     ASSERT_EQ(near.size(), 1u);
@@ -457,6 +462,59 @@ TEST_F(ChangelogTest, AChangelogOfAnotherFingerprintVersionIsRefused) {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(s.message().find("fingerprint version 1"), std::string::npos) << s.ToString();
+}
+
+// Rewrites a changelog as a build of storage format 3 wrote it: markers of
+// format 3, URL values without their last write.
+void MakeFormatThree(std::vector<FakeTopic::Record>* records) {
+  for (FakeTopic::Record& r : *records) {
+    if (!r.value) continue;
+    const ChangelogKey k = DecodeChangelogKey(r.key).value();
+    if (k.marker) {
+      ChangelogMarker m = DecodeChangelogMarker(*r.value).value();
+      m.format_version = 3;
+      r.value = EncodeChangelogMarker(m);
+    } else if (k.column_family == kUrlCf) {
+      UrlEntry e = DecodeUrlValue(*r.value).value();
+      e.last_write.reset();
+      r.value = EncodeUrlValue(e);
+    }
+  }
+}
+
+// A changelog an older build wrote restores into a shard of this build: its
+// URL entries come back without their last write.
+TEST_F(ChangelogTest, AChangelogOfFormatThreeRestores) {
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  for (int64_t i = 0; i < 10; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(10));
+  MakeFormatThree(&topic.records);
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end()).ok());
+  Shard& restored = OpenRestored();
+  EXPECT_EQ(restored.checkpointed_offset(), Offset(10));
+  UrlLookup url = restored.LookupUrl("site", DigestOf(1003)).value();
+  ASSERT_TRUE(url.entry.has_value());
+  EXPECT_EQ(url.entry->origin.offset, Offset(3));
+  EXPECT_EQ(url.entry->content, DigestOf(3));
+  EXPECT_FALSE(url.entry->last_write.has_value());
+}
+
+TEST_F(ChangelogTest, AChangelogOfALaterFormatIsRefused) {
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  WriteRecord(source, 0, Ms(1000), 1);
+  topic.Checkpoint(source, Offset(1));
+  FakeTopic::Record& marker = topic.records.back();
+  ChangelogMarker m = DecodeChangelogMarker(*marker.value).value();
+  m.format_version = kFormatVersion + 1;
+  marker.value = EncodeChangelogMarker(m);
+  Status s = Restore(topic.records, 0, topic.end());
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("storage format " + std::to_string(kFormatVersion + 1)),
+            std::string::npos)
+      << s.ToString();
 }
 
 TEST_F(ChangelogTest, ForeignRecordsAreCorruption) {

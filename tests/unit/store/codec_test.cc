@@ -52,13 +52,20 @@ TEST(CodecTest, OriginRoundTripsExtremeValues) {
   EXPECT_EQ(back, o);
 }
 
+// A URL entry whose last write is another record's, with extreme positions.
+UrlEntry UrlEntryWithLastWrite() {
+  return {MakeOrigin(1, Ms(10)), Ms(20), DigestOf(1),
+          UrlWrite{PartitionId(INT32_MIN), Offset(INT64_MAX), DigestOf(2)}};
+}
+
 TEST(CodecTest, EntriesRoundTrip) {
-  const UrlEntry url{MakeOrigin(1, Ms(10)), Ms(20), DigestOf(1)};
+  const UrlEntry url = UrlEntryWithLastWrite();
   StatusOr<UrlEntry> u = DecodeUrlValue(EncodeUrlValue(url));
   ASSERT_TRUE(u.ok());
   EXPECT_EQ(u->origin, url.origin);
   EXPECT_EQ(u->last_seen, url.last_seen);
   EXPECT_EQ(u->content, url.content);
+  EXPECT_EQ(u->last_write, url.last_write);
 
   const ContentEntry content{MakeOrigin(2, Ms(30)), Ms(40)};
   StatusOr<ContentEntry> c = DecodeContentValue(EncodeContentValue(content));
@@ -86,11 +93,32 @@ TEST(CodecTest, EveryValueLeadsWithLastSeen) {
   EXPECT_FALSE(PeekLastSeen("short", &t));
 }
 
+// Storage format 3 wrote URL values without the last write: they still
+// decode, with none.
+TEST(CodecTest, UrlValueOfFormatThreeDecodesWithoutALastWrite) {
+  const Origin origin = MakeOrigin(1, Ms(10));
+  std::string format3;  // [last_seen 8][content digest 16][origin]
+  PutFixed64(&format3, 20);
+  format3.append(DigestOf(1).View());
+  EncodeOrigin(origin, &format3);
+  StatusOr<UrlEntry> u = DecodeUrlValue(format3);
+  ASSERT_TRUE(u.ok()) << u.status().ToString();
+  EXPECT_EQ(u->origin, origin);
+  EXPECT_EQ(u->last_seen, Ms(20));
+  EXPECT_EQ(u->content, DigestOf(1));
+  EXPECT_FALSE(u->last_write.has_value());
+  EXPECT_EQ(EncodeUrlValue(*u), format3);
+}
+
 TEST(CodecTest, EveryTruncationIsCorruption) {
-  const std::string url = EncodeUrlValue({MakeOrigin(1, Ms(10)), Ms(20), DigestOf(1)});
   const std::string content = EncodeContentValue({MakeOrigin(2, Ms(30)), Ms(40)});
   const std::string near = EncodeNearValue({MakeOrigin(3, Ms(50)), Ms(60), Ms(55)});
+  UrlEntry without_last_write = UrlEntryWithLastWrite();
+  without_last_write.last_write.reset();
+  const std::string url = EncodeUrlValue(UrlEntryWithLastWrite());
+  const size_t format3_size = EncodeUrlValue(without_last_write).size();
   for (size_t n = 0; n < url.size(); ++n) {
+    if (n == format3_size) continue;  // exactly an entry without a last write
     EXPECT_EQ(DecodeUrlValue(url.substr(0, n)).status().code(), StatusCode::kCorruption) << n;
   }
   for (size_t n = 0; n < content.size(); ++n) {
@@ -131,6 +159,17 @@ TEST(CodecTest, EveryTruncationOfANearValueWithASketchIsCorruption) {
 
 TEST(CodecTest, TrailingBytesAreCorruption) {
   EXPECT_FALSE(DecodeContentValue(EncodeContentValue({MakeOrigin(2, Ms(3)), Ms(4)}) + "x").ok());
+  EXPECT_FALSE(DecodeUrlValue(EncodeUrlValue(UrlEntryWithLastWrite()) + "x").ok());
+}
+
+TEST(CodecTest, UrlLastWriteOfAPartitionBeyondInt32IsCorruption) {
+  UrlEntry e = UrlEntryWithLastWrite();
+  e.last_write.reset();
+  std::string value = EncodeUrlValue(e);
+  PutVarint64(&value, uint64_t{1} << 33);  // zigzag partition 2^32
+  PutVarint64(&value, 0);                  // offset
+  value.append(DigestOf(2).View());
+  EXPECT_EQ(DecodeUrlValue(value).status().code(), StatusCode::kCorruption);
 }
 
 TEST(CodecTest, HugeLengthPrefixIsCorruptionNotAnAllocation) {

@@ -2,7 +2,12 @@
 #include <rocksdb/db.h>
 
 #include <filesystem>
+#include <functional>
+#include <map>
 
+#include "store/codec.h"
+#include "store/shard_db.h"
+#include "store/shard_meta.h"
 #include "store_test_util.h"
 
 namespace pagesieve::store {
@@ -13,6 +18,37 @@ using storetest::MakeOrigin;
 using storetest::Ms;
 
 class ShardLifecycleTest : public storetest::ShardTest {};
+
+// Opens the closed shard at `dir` with plain RocksDB and calls `fn` with it
+// and its column family handles by name, to write what an older build wrote.
+using Families = std::map<std::string, rocksdb::ColumnFamilyHandle*>;
+void WithRawDb(const std::string& dir, const std::function<void(rocksdb::DB*, Families)>& fn) {
+  rocksdb::Options options;
+  std::vector<std::string> families;
+  ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(options, dir, &families).ok());
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const std::string& name : families) descriptors.emplace_back(name, options);
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(options, dir, descriptors, &handles, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  Families by_name;
+  for (size_t i = 0; i < handles.size(); ++i) by_name[families[i]] = handles[i];
+  fn(db.get(), by_name);
+  for (rocksdb::ColumnFamilyHandle* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+}
+
+// The identity value: format, fingerprint version 1, distance 3, 4 blocks.
+std::string IdentityOfFormat(uint64_t format) {
+  std::string identity;
+  for (uint64_t v : {format, uint64_t{1}, uint64_t{3}, uint64_t{4}}) PutFixed64(&identity, v);
+  return identity;
+}
+
+int64_t StoredFormat(const std::string& dir) {
+  std::unique_ptr<ShardDb> db = ShardDb::OpenReadOnly(dir).value();
+  return ReadIdentity(db.get()).value()->format_version;
+}
 
 TEST_F(ShardLifecycleTest, NewShardStartsAtTheEpochWithoutOffset) {
   Open();
@@ -114,32 +150,61 @@ TEST_F(ShardLifecycleTest, ShardOfTheFormatWithTableKeysIsRefusedWithResetAdvice
 TEST_F(ShardLifecycleTest, ShardOfFormatTwoIsRefusedWithResetAdvice) {
   Open();
   Close();
-  {
-    rocksdb::Options options;
-    std::vector<std::string> families;
-    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(options, shard_dir_, &families).ok());
-    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-    for (const std::string& name : families) descriptors.emplace_back(name, options);
-    std::vector<rocksdb::ColumnFamilyHandle*> handles;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(options, shard_dir_, descriptors, &handles, &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
-    std::string identity;  // format 2, fingerprint version 1, distance 3, 4 blocks
-    for (uint64_t v : {2, 1, 3, 4}) {
-      for (int i = 7; i >= 0; --i) identity.push_back(static_cast<char>(v >> (8 * i)));
-    }
-    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "identity", identity).ok());
-    for (rocksdb::ColumnFamilyHandle* h : handles)
-      ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
-  }
+  WithRawDb(shard_dir_, [](rocksdb::DB* db, Families) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "identity", IdentityOfFormat(2)).ok());
+  });
   StatusOr<std::unique_ptr<Shard>> shard = TryOpen();
   ASSERT_FALSE(shard.ok());
   EXPECT_EQ(shard.status().code(), StatusCode::kFailedPrecondition);
   const std::string& message = shard.status().message();
-  EXPECT_NE(message.find("uses storage format 2, this build reads format 3"), std::string::npos)
+  EXPECT_NE(message.find("uses storage format 2, this build reads formats 3 to 4"),
+            std::string::npos)
       << message;
   EXPECT_NE(message.find("deleting the directory " + shard_dir_), std::string::npos);
   EXPECT_NE(message.find("or run the pagesieve build that wrote it"), std::string::npos);
+}
+
+// A later build's shard is refused too: its values may not decode here.
+TEST_F(ShardLifecycleTest, ShardOfALaterFormatIsRefused) {
+  Open();
+  Close();
+  WithRawDb(shard_dir_, [](rocksdb::DB* db, Families) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "identity", IdentityOfFormat(5)).ok());
+  });
+  StatusOr<std::unique_ptr<Shard>> shard = TryOpen();
+  ASSERT_FALSE(shard.ok());
+  EXPECT_EQ(shard.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(shard.status().message().find("uses storage format 5"), std::string::npos);
+}
+
+// A shard of format 3 (URL entries without their last write) opens and
+// reads as it was, and is marked format 4, so that a format-3 build, which
+// would take this build's URL values for corrupt ones, refuses it.
+TEST_F(ShardLifecycleTest, ShardOfFormatThreeOpensAndIsMarkedFormatFour) {
+  Open();
+  ASSERT_TRUE(
+      shard_->RecordUrl("s", DigestOf(1), MakeOrigin(7, Ms(5000)), Ms(5000), DigestOf(2)).ok());
+  ASSERT_TRUE(shard_->Checkpoint(Offset(8)).ok());
+  Close();
+  WithRawDb(shard_dir_, [](rocksdb::DB* db, Families cf) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "identity", IdentityOfFormat(3)).ok());
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), cf["url"]));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      UrlEntry entry = DecodeUrlValue(it->value().ToString()).value();
+      entry.last_write.reset();  // the format-3 layout
+      ASSERT_TRUE(
+          db->Put(rocksdb::WriteOptions(), cf["url"], it->key(), EncodeUrlValue(entry)).ok());
+    }
+  });
+  ASSERT_EQ(StoredFormat(shard_dir_), 3);
+  Open();
+  UrlLookup url = shard_->LookupUrl("s", DigestOf(1)).value();
+  ASSERT_TRUE(url.entry.has_value());
+  EXPECT_EQ(url.entry->origin, MakeOrigin(7, Ms(5000)));
+  EXPECT_EQ(url.entry->content, DigestOf(2));
+  EXPECT_FALSE(url.entry->last_write.has_value());
+  Close();
+  EXPECT_EQ(StoredFormat(shard_dir_), kFormatVersion);
 }
 
 TEST_F(ShardLifecycleTest, MissingFingerprintVersionIsRefused) {

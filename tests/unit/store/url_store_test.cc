@@ -38,6 +38,8 @@ TEST_F(UrlStoreTest, RecordedUrlIsSeenWithItsOriginAndContent) {
   EXPECT_EQ(r.entry->origin, MakeOrigin(10, Ms(1000)));
   EXPECT_EQ(r.entry->last_seen, Ms(1000));
   EXPECT_EQ(r.entry->content, DigestOf(77));
+  // The creating record is the last writer; there was no digest before it.
+  EXPECT_EQ(r.entry->last_write, (UrlWrite{kPartition, Offset(10), DigestOf(77)}));
 }
 
 TEST_F(UrlStoreTest, RevisitKeepsOriginSlidesLastSeenAndStoresNewContent) {
@@ -49,6 +51,36 @@ TEST_F(UrlStoreTest, RevisitKeepsOriginSlidesLastSeenAndStoresNewContent) {
   EXPECT_EQ(r.entry->origin, MakeOrigin(10, Ms(1000)));
   EXPECT_EQ(r.entry->last_seen, Ms(5000));
   EXPECT_EQ(r.entry->content, DigestOf(78));
+  EXPECT_EQ(r.entry->last_write, (UrlWrite{kPartition, Offset(11), DigestOf(77)}));
+}
+
+// A replay: the last writer records again and finds its own write. The
+// digest its write replaced stays, so its replays compare with that.
+TEST_F(UrlStoreTest, TheLastWriterRecordingAgainChangesNothing) {
+  Open();
+  Record("a.com", 1, 10, 1000, 77);
+  Record("a.com", 1, 11, 5000, 78);
+  const UrlEntry before = *Lookup("a.com", 1).entry;
+  Record("a.com", 1, 11, 5000, 78);
+  UrlLookup r = Lookup("a.com", 1);
+  ASSERT_TRUE(r.entry.has_value());
+  EXPECT_EQ(r.entry->origin, before.origin);
+  EXPECT_EQ(r.entry->last_seen, before.last_seen);
+  EXPECT_EQ(r.entry->content, before.content);
+  EXPECT_EQ(r.entry->last_write, (UrlWrite{kPartition, Offset(11), DigestOf(77)}));
+}
+
+// Positions are (partition, offset): the same offset of another partition
+// is another record.
+TEST_F(UrlStoreTest, TheSameOffsetOfAnotherPartitionIsANewWriter) {
+  Open();
+  Record("a.com", 1, 11, 1000, 77);
+  ASSERT_TRUE(shard_
+                  ->RecordUrl("a.com", DigestOf(1), MakeOrigin(11, Ms(2000), PartitionId(9)),
+                              Ms(2000), DigestOf(78))
+                  .ok());
+  EXPECT_EQ(Lookup("a.com", 1).entry->last_write,
+            (UrlWrite{PartitionId(9), Offset(11), DigestOf(77)}));
 }
 
 TEST_F(UrlStoreTest, LateRevisitDoesNotMoveLastSeenBack) {
@@ -79,6 +111,8 @@ TEST_F(UrlStoreTest, DeadEntryIsReplacedWithTheNewOrigin) {
   UrlLookup r = Lookup("a.com", 1);
   ASSERT_TRUE(r.entry.has_value());
   EXPECT_EQ(r.entry->origin, MakeOrigin(20, Ms(9000)));
+  // A new entry: the dead one's digest is not what its creator replaced.
+  EXPECT_EQ(r.entry->last_write, (UrlWrite{kPartition, Offset(20), DigestOf(78)}));
 }
 
 TEST_F(UrlStoreTest, ScopesNeverMatchEachOther) {
@@ -101,11 +135,13 @@ TEST_F(UrlStoreTest, OriginFilterHidesLaterRecordsOfTheSamePartition) {
 TEST_F(UrlStoreTest, SurvivesCheckpointAndReopen) {
   Open();
   Record("a.com", 1, 10, 1000, 77);
-  ASSERT_TRUE(shard_->Checkpoint(Offset(11)).ok());
+  Record("a.com", 1, 11, 2000, 78);
+  ASSERT_TRUE(shard_->Checkpoint(Offset(12)).ok());
   Open();
   UrlLookup r = Lookup("a.com", 1);
   ASSERT_TRUE(r.entry.has_value());
   EXPECT_EQ(r.entry->origin, MakeOrigin(10, Ms(1000)));
+  EXPECT_EQ(r.entry->last_write, (UrlWrite{kPartition, Offset(11), DigestOf(77)}));
 }
 
 TEST_F(UrlStoreTest, HugeOriginIsRefused) {
