@@ -221,7 +221,7 @@ bool Pipeline::CommitBefore(Clock::SteadyTime deadline) {
   }
 }
 
-Status Pipeline::RollBack(const std::string& why) {
+Status Pipeline::RollBack(std::string why) {
   rollback_.reset();
   spdlog::warn("transaction aborted: {}; deciding again from the last commit", why);
   if (options_.transactions_aborted != nullptr) options_.transactions_aborted->Increment();

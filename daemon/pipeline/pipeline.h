@@ -119,7 +119,7 @@ class Pipeline final : public Lanes {
   // The transaction is aborted: every lane goes back to its last
   // checkpoint (the shard reopened as it was, the input read again from
   // there), so what the aborted transaction held is decided again.
-  Status RollBack(const std::string& why);
+  Status RollBack(std::string why);  // by value: callers pass rollback_, which it resets
   // Hands prepared batches to their lanes; false if there were none.
   bool DispatchCompletions();
   Status ProcessAll();
