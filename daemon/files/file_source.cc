@@ -8,15 +8,15 @@
 
 #include <sys/stat.h>
 
+#include "common/stable_hash.h"
+
 namespace pagesieve::files {
 
 PartitionId FileId(const std::string& path) {
   if (path == "-") return PartitionId(static_cast<int32_t>(std::random_device()() & 0x7fffffff));
   char resolved[PATH_MAX];
   const std::string name = realpath(path.c_str(), resolved) ? resolved : path;
-  // FNV-1a: stable across releases and platforms, unlike std::hash.
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
+  const uint64_t h = StableHash64(name);
   return PartitionId(static_cast<int32_t>((h ^ (h >> 32)) & 0x7fffffff));
 }
 

@@ -73,6 +73,11 @@ StatusOr<std::unique_ptr<KafkaSink>> KafkaSink::Create(const KafkaOptions& optio
   return sink;
 }
 
+int KafkaSink::TransactionTimeoutMs() const {
+  return static_cast<int>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(transaction_timeout_).count());
+}
+
 Status KafkaSink::TransactionError(RdKafka::Error* error, const std::string& what) {
   std::unique_ptr<RdKafka::Error> e(error);
   if (!e) return Status::Ok();
@@ -89,8 +94,7 @@ Status KafkaSink::CommitTransaction(const std::vector<std::pair<PartitionId, Off
     PS_RETURN_IF_ERROR(TransactionError(producer_->begin_transaction(), "beginning a transaction"));
     in_transaction_ = true;
   }
-  const int timeout_ms = static_cast<int>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(transaction_timeout_).count());
+  const int timeout_ms = TransactionTimeoutMs();
   std::vector<RdKafka::TopicPartition*> parts;
   for (const auto& [p, offset] : offsets) {
     parts.push_back(RdKafka::TopicPartition::create(member_->topic(), p.value(), offset.value()));
@@ -113,8 +117,7 @@ Status KafkaSink::CommitTransaction(const std::vector<std::pair<PartitionId, Off
 
 Status KafkaSink::AbortTransaction() {
   if (!in_transaction_) return Status::Ok();
-  const int timeout_ms = static_cast<int>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(transaction_timeout_).count());
+  const int timeout_ms = TransactionTimeoutMs();
   Status s = TransactionError(producer_->abort_transaction(timeout_ms), "aborting a transaction");
   // Purged messages report back now, so the counts are right at once.
   producer_->poll(0);

@@ -58,6 +58,7 @@ class KafkaSink final : public pipeline::Sink {
   // What a transactional call's error means: kAborted when the transaction
   // can be aborted and the work done again, else fatal.
   Status TransactionError(RdKafka::Error* error, const std::string& what);
+  int TransactionTimeoutMs() const;
 
   metrics::Counter* const delivery_errors_;
   Consumer* member_ = nullptr;  // transactional when set

@@ -5,27 +5,16 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
+
+#include "common/hex.h"
+#include "common/stable_hash.h"
 
 namespace pagesieve::run {
 namespace {
 
 constexpr int kMaxSlots = 64;
-
-std::string HexOf(uint64_t v) {
-  char hex[17];
-  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(v));
-  return hex;
-}
-
-// FNV-1a: a short, stable name for a directory path.
-uint64_t PathHash(const std::string& path) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : path) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
 
 }  // namespace
 
@@ -52,7 +41,7 @@ StatusOr<TransactionalId> TransactionalId::Claim(const kafka::KafkaOptions& kafk
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
       return TransactionalId(
-          prefix + host + "-" + HexOf(PathHash(dir)) + "-" + std::to_string(slot), fd);
+          prefix + host + "-" + Hex64(StableHash64(dir)) + "-" + std::to_string(slot), fd);
     }
     ::close(fd);
   }

@@ -101,7 +101,10 @@ Status ShardRestore::Apply(std::string_view key, std::optional<std::string_view>
           ". Run every instance of the group with one build and configuration, or start over "
           "with a new changelog.topic and empty state directories.");
     }
-    last_marker_ = m;
+    // Checkpoints only move forward: a marker behind the one already read
+    // is a stale writer's (a zombie whose records landed late, at least
+    // once), and would take the shard's offset and watermark back.
+    if (!last_marker_ || m.next_offset >= last_marker_->next_offset) last_marker_ = m;
     return Status::Ok();
   }
   rocksdb::ColumnFamilyHandle* cf = db_->handle(static_cast<Cf>(k.column_family));
@@ -138,6 +141,10 @@ Status ShardRestore::Finish(Offset changelog_next) {
   for (int cf = 0; cf < kNumCfs; ++cf) all.push_back(db_->handle(static_cast<Cf>(cf)));
   PS_RETURN_IF_ERROR(FromRocks(db_->db()->Flush(rocksdb::FlushOptions(), all),
                                "shard " + db_->dir() + ": restore flush"));
+  // Nor behind the local checkpoint a catch-up started from.
+  if (last_marker_ && checkpointed_ && last_marker_->next_offset < *checkpointed_) {
+    last_marker_.reset();
+  }
   if (last_marker_) StageProgress(db_.get(), last_marker_->watermark, last_marker_->next_offset);
   StageChangelogNext(db_.get(), changelog_next);
   PS_RETURN_IF_ERROR(db_->Commit());

@@ -252,6 +252,28 @@ TEST_F(ChangelogTest, RecordsAfterTheLastMarkerAreRestoredButTheOffsetIsTheMarke
   EXPECT_EQ(restored.changelog_next(), topic.end());
 }
 
+// A stale writer's marker (a zombie's checkpoint delivered late, at least
+// once) lands after a newer one: the restored checkpoint stays the newer.
+TEST_F(ChangelogTest, AStaleMarkerThatLandsLastDoesNotTakeTheCheckpointBack) {
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  for (int64_t i = 0; i < 10; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(10));
+  const FakeTopic::Record stale = topic.records.back();  // the marker at 10
+  ASSERT_TRUE(DecodeChangelogKey(stale.key).value().marker);
+  for (int64_t i = 10; i < 25; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(25));
+  topic.records.push_back(stale);
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end()).ok());
+  EXPECT_EQ(OpenRestored().checkpointed_offset(), Offset(25));
+
+  // Nor does one that a catch-up from a later local checkpoint reads.
+  Close();
+  topic.records.push_back(stale);
+  ASSERT_TRUE(Restore(topic.records, topic.records.size() - 1, topic.end()).ok());
+  EXPECT_EQ(OpenRestored().checkpointed_offset(), Offset(25));
+}
+
 TEST_F(ChangelogTest, ExpiredEntriesGetTombstonesUnlessWrittenAgain) {
   ShardOptions options = storetest::TestShardOptions();
   options.exact_ttl = std::chrono::seconds(10);
