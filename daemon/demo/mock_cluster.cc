@@ -48,4 +48,11 @@ Status MockCluster::CreateTopic(const std::string& name, int partitions) {
   return Status::Ok();
 }
 
+void MockCluster::FailNextRequest(int32_t broker_id, int16_t api_key, int error,
+                                  std::chrono::milliseconds delay) {
+  rd_kafka_mock_broker_push_request_error_rtts(handles_->cluster.get(), broker_id, api_key, 1,
+                                               static_cast<rd_kafka_resp_err_t>(error),
+                                               static_cast<int>(delay.count()));
+}
+
 }  // namespace pagesieve::demo

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -26,6 +28,11 @@ class MockCluster {
   std::string bootstrap_servers() const;
   // The mock answers no CreateTopics request: topics are made through it.
   Status CreateTopic(const std::string& name, int partitions);
+  // Fault injection: the next request of Kafka API `api_key` (the protocol's
+  // number, e.g. 26 for EndTxn) to broker `broker_id` is answered with
+  // `error` (a Kafka error code, 0 for none) after `delay`.
+  void FailNextRequest(int32_t broker_id, int16_t api_key, int error,
+                       std::chrono::milliseconds delay = std::chrono::milliseconds(0));
 
  private:
   std::unique_ptr<Handles> handles_;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <spdlog/spdlog.h>
+
 #include "kafka/consumer.h"
 #include "kafka/log_events.h"
 
@@ -47,30 +49,49 @@ StatusOr<std::unique_ptr<KafkaSink>> KafkaSink::Create(const KafkaOptions& optio
                                                        metrics::Counter* delivery_errors,
                                                        Consumer* member) {
   std::unique_ptr<KafkaSink> sink(new KafkaSink(delivery_errors));
-  PS_ASSIGN_OR_RETURN(auto conf, ProducerConf(options));
+  sink->options_ = options;
   sink->events_ = MakeLogEvents();
   sink->reports_ = std::make_unique<Reports>(*sink);
-  std::string err;
-  if (conf->set("event_cb", sink->events_.get(), err) != RdKafka::Conf::CONF_OK ||
-      conf->set("dr_cb", sink->reports_.get(), err) != RdKafka::Conf::CONF_OK) {
-    return Status::Internal(err);
-  }
-  sink->producer_.reset(RdKafka::Producer::create(conf.get(), err));
-  if (!sink->producer_) return Status::InvalidArgument("cannot create the Kafka producer: " + err);
   if (options.processing.exactly_once && !options.processing.transactional_id.empty()) {
     if (member == nullptr) return Status::Internal("a transactional sink needs its group member");
     sink->member_ = member;
     sink->transaction_timeout_ = options.processing.transaction_timeout;
-    // Also aborts what an earlier process with this transactional.id left
-    // open, and fences that process if it still runs.
-    std::unique_ptr<RdKafka::Error> e(sink->producer_->init_transactions(static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(options.startup_timeout).count())));
-    if (e) {
-      return Status::Unavailable("cannot initialise transactions (transactional.id " +
-                                 options.processing.transactional_id + "): " + e->str());
-    }
   }
+  PS_RETURN_IF_ERROR(sink->Connect());
   return sink;
+}
+
+Status KafkaSink::Connect() {
+  PS_ASSIGN_OR_RETURN(auto conf, ProducerConf(options_));
+  std::string err;
+  if (conf->set("event_cb", events_.get(), err) != RdKafka::Conf::CONF_OK ||
+      conf->set("dr_cb", reports_.get(), err) != RdKafka::Conf::CONF_OK) {
+    return Status::Internal(err);
+  }
+  producer_.reset(RdKafka::Producer::create(conf.get(), err));
+  if (!producer_) return Status::InvalidArgument("cannot create the Kafka producer: " + err);
+  if (member_ == nullptr) return Status::Ok();
+  // Also aborts what an earlier producer with this transactional.id left
+  // open, and fences that producer if it still runs.
+  std::unique_ptr<RdKafka::Error> e(producer_->init_transactions(static_cast<int>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(options_.startup_timeout).count())));
+  if (e) {
+    return Status::Unavailable("cannot initialise transactions (transactional.id " +
+                               options_.processing.transactional_id + "): " + e->str());
+  }
+  return Status::Ok();
+}
+
+Status KafkaSink::Reconnect() {
+  // Whatever the old producer still holds belongs to the transaction being
+  // given up: purged, its tickets come back through the reports (as not
+  // failed, like an abort's), then it goes.
+  producer_->purge(RdKafka::Producer::PURGE_QUEUE | RdKafka::Producer::PURGE_INFLIGHT |
+                   RdKafka::Producer::PURGE_NON_BLOCKING);
+  producer_->poll(0);
+  producer_.reset();
+  in_transaction_ = false;
+  return Connect();
 }
 
 int KafkaSink::TransactionTimeoutMs() const {
@@ -82,10 +103,38 @@ Status KafkaSink::TransactionError(RdKafka::Error* error, const std::string& wha
   std::unique_ptr<RdKafka::Error> e(error);
   if (!e) return Status::Ok();
   if (e->is_fatal()) {
+    const bool fenced = e->code() == RdKafka::ERR__FENCED ||
+                        e->code() == RdKafka::ERR_PRODUCER_FENCED ||
+                        e->code() == RdKafka::ERR_INVALID_PRODUCER_EPOCH;
+    fenced_ |= fenced;
     return Status::Unavailable(what + " failed for good: " + e->str() +
-                               " (another instance with this transactional.id took over?)");
+                               (fenced ? " (another instance with this transactional.id took "
+                                         "over: two instances share a state directory slot?)"
+                                       : ""));
+  }
+  // Retriable: the broker did not answer in time (it may be away); the
+  // same call is made again. Anything else needs the transaction aborted.
+  if (e->is_retriable() && !e->txn_requires_abort()) {
+    return Status::DeadlineExceeded(what + ": " + e->str());
   }
   return Status::Aborted(what + ": " + e->str());
+}
+
+Status KafkaSink::Retrying(const std::function<RdKafka::Error*(int timeout_ms)>& call,
+                           const std::string& what) {
+  // A commit whose answer was lost may have been made: aborting it would
+  // fail (the coordinator is committing it), and deciding its records again
+  // would publish them twice. librdkafka's rule is to repeat the call.
+  // Bounded by the transaction timeout: by then the coordinator has aborted
+  // the transaction itself.
+  const int timeout_ms = TransactionTimeoutMs();
+  Status s;
+  for (int tries = 0; tries < kTransactionCallTries; ++tries) {
+    s = TransactionError(call(timeout_ms), what);
+    if (s.code() != StatusCode::kDeadlineExceeded) return s;
+  }
+  return Status::Unavailable(s.message() + " (no answer after " +
+                             std::to_string(kTransactionCallTries) + " tries)");
 }
 
 Status KafkaSink::CommitTransaction(const std::vector<std::pair<PartitionId, Offset>>& offsets) {
@@ -94,19 +143,27 @@ Status KafkaSink::CommitTransaction(const std::vector<std::pair<PartitionId, Off
     PS_RETURN_IF_ERROR(TransactionError(producer_->begin_transaction(), "beginning a transaction"));
     in_transaction_ = true;
   }
-  const int timeout_ms = TransactionTimeoutMs();
-  std::vector<RdKafka::TopicPartition*> parts;
-  for (const auto& [p, offset] : offsets) {
-    parts.push_back(RdKafka::TopicPartition::create(member_->topic(), p.value(), offset.value()));
-  }
-  std::unique_ptr<RdKafka::ConsumerGroupMetadata> group = member_->GroupMetadata();
   Status s = Status::Ok();
-  if (!parts.empty()) {
-    s = TransactionError(producer_->send_offsets_to_transaction(parts, group.get(), timeout_ms),
-                         "committing input offsets in the transaction");
+  if (!offsets.empty()) {
+    std::unique_ptr<RdKafka::ConsumerGroupMetadata> group = member_->GroupMetadata();
+    s = Retrying(
+        [&](int timeout_ms) {
+          std::vector<RdKafka::TopicPartition*> parts;
+          for (const auto& [p, offset] : offsets) {
+            parts.push_back(
+                RdKafka::TopicPartition::create(member_->topic(), p.value(), offset.value()));
+          }
+          RdKafka::Error* e =
+              producer_->send_offsets_to_transaction(parts, group.get(), timeout_ms);
+          RdKafka::TopicPartition::destroy(parts);
+          return e;
+        },
+        "committing input offsets in the transaction");
   }
-  RdKafka::TopicPartition::destroy(parts);
-  if (s.ok()) s = TransactionError(producer_->commit_transaction(timeout_ms), "committing");
+  if (s.ok()) {
+    s = Retrying([&](int timeout_ms) { return producer_->commit_transaction(timeout_ms); },
+                 "committing");
+  }
   if (s.code() == StatusCode::kAborted) {
     PS_RETURN_IF_ERROR(AbortTransaction());
     return s;
@@ -117,16 +174,23 @@ Status KafkaSink::CommitTransaction(const std::vector<std::pair<PartitionId, Off
 
 Status KafkaSink::AbortTransaction() {
   if (!in_transaction_) return Status::Ok();
-  const int timeout_ms = TransactionTimeoutMs();
-  Status s = TransactionError(producer_->abort_transaction(timeout_ms), "aborting a transaction");
+  Status s = Retrying([&](int timeout_ms) { return producer_->abort_transaction(timeout_ms); },
+                      "aborting a transaction");
   // Purged messages report back now, so the counts are right at once.
   producer_->poll(0);
-  if (s.code() == StatusCode::kAborted) {
-    // Not fatal, yet not aborted (the broker did not answer in time): nothing
-    // more can be sent on this producer with certainty.
-    return Status::Unavailable(s.message());
+  if (s.ok()) {
+    in_transaction_ = false;
+    return s;
   }
-  if (s.ok()) in_transaction_ = false;
+  if (s.code() == StatusCode::kUnavailable && !fenced_) {
+    // librdkafka gave up on this producer, e.g. the coordinator, back from a
+    // restart, never saw the transaction begin and refuses to abort it
+    // (INVALID_TXN_STATE). Nothing of it was committed: a new producer with
+    // the same transactional.id bumps the epoch, which aborts whatever of
+    // it did reach the broker.
+    spdlog::warn("{}; starting a new producer with the same transactional.id", s.message());
+    return Reconnect().WithContext("after a failed abort");
+  }
   return s;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "common/status_or.h"
 #include "kafka/kafka_options.h"
@@ -55,15 +57,28 @@ class KafkaSink final : public pipeline::Sink {
   class Reports;
   KafkaSink(metrics::Counter* delivery_errors);
   void OnDelivery(void* opaque, bool failed, const std::string& error, int64_t offset);
-  // What a transactional call's error means: kAborted when the transaction
-  // can be aborted and the work done again, else fatal.
+  // Creates the producer (and initialises its transactions).
+  Status Connect();
+  // Gives the producer up and starts a new one with the same
+  // transactional.id: the way out of a fatal error that is not fencing.
+  Status Reconnect();
+  // What a transactional call's error means: kDeadlineExceeded when the
+  // same call may be made again, kAborted when the transaction can be
+  // aborted and the work done again, else fatal (kUnavailable).
   Status TransactionError(RdKafka::Error* error, const std::string& what);
+  // Makes a transactional call, again while it times out retriably.
+  Status Retrying(const std::function<RdKafka::Error*(int timeout_ms)>& call,
+                  const std::string& what);
   int TransactionTimeoutMs() const;
 
+  static constexpr int kTransactionCallTries = 3;
+
   metrics::Counter* const delivery_errors_;
+  KafkaOptions options_;
   Consumer* member_ = nullptr;  // transactional when set
   Duration transaction_timeout_{};
   bool in_transaction_ = false;
+  bool fenced_ = false;  // another producer took this transactional.id
   std::unique_ptr<RdKafka::EventCb> events_;
   std::unique_ptr<RdKafka::DeliveryReportCb> reports_;
   std::unique_ptr<RdKafka::Producer> producer_;

@@ -146,10 +146,15 @@ StatusOr<std::map<std::string, int64_t>> TopicAdmin::MaxMessageBytes(
   std::map<std::string, int64_t> limits;
   for (size_t i = 0; i < count; ++i) {
     const std::string name = rd_kafka_ConfigResource_name(results[i]);
-    if (rd_kafka_ConfigResource_error(results[i]) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    const rd_kafka_resp_err_t err = rd_kafka_ConfigResource_error(results[i]);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       const char* why = rd_kafka_ConfigResource_error_string(results[i]);
-      return Status::Unavailable("cannot read the configuration of topic " + name + ": " +
-                                 (why ? why : "unknown error"));
+      const std::string message = "cannot read the configuration of topic " + name + ": " +
+                                  (why ? why : "unknown error");
+      // A topic another instance created a moment ago: the broker asked may
+      // not know it yet (the caller waits for it).
+      if (err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) return Status::NotFound(message);
+      return Status::Unavailable(message);
     }
     size_t entries = 0;
     const rd_kafka_ConfigEntry_t** configs = rd_kafka_ConfigResource_configs(results[i], &entries);

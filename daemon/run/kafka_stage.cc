@@ -106,7 +106,7 @@ Status KafkaStage::Start() {
                                                             clock_, stop_requested_));
   // Before the producer exists: its batches must fit the topics too.
   if (kafka_.output.learn_topic_limits) {
-    PS_ASSIGN_OR_RETURN(kafka_.output.max_message_bytes, OutputSizeLimit(kafka_, run_.stage));
+    PS_ASSIGN_OR_RETURN(kafka_.output.max_message_bytes, OutputSizeLimit(kafka_, run_.stage, clock_));
   }
   if (kafka_.processing.exactly_once) {
     PS_ASSIGN_OR_RETURN(TransactionalId claimed,

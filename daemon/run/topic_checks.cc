@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/duration.h"
@@ -101,12 +102,21 @@ StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptio
   return input;
 }
 
-StatusOr<int64_t> OutputSizeLimit(const kafka::KafkaOptions& kafka, StageKind stage) {
+StatusOr<int64_t> OutputSizeLimit(const kafka::KafkaOptions& kafka, StageKind stage,
+                                  const Clock& clock) {
   std::vector<std::string> written = kafka.output.All();
   if (stage == StageKind::kRekey) written.push_back(kafka.rekey.topic);
   if (kafka.changelog.enabled && stage != StageKind::kRekey) written.push_back(kafka.changelog.topic);
   const kafka::TopicAdmin admin(kafka.bootstrap_servers, kafka.common, kafka.startup_timeout);
+  // Instances started together race to create the changelog and
+  // repartition topics; the loser's broker can answer "unknown topic" for a
+  // moment after the winner's create returned.
+  const auto deadline = clock.SteadyNow() + kafka.startup_timeout;
   StatusOr<std::map<std::string, int64_t>> limits = admin.MaxMessageBytes(written);
+  while (limits.status().code() == StatusCode::kNotFound && clock.SteadyNow() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    limits = admin.MaxMessageBytes(written);
+  }
   if (!limits.ok()) {
     return Status(limits.status().code(),
                   "cannot read max.message.bytes of the topics pagesieve writes (" +

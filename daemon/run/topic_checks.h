@@ -27,6 +27,9 @@ StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptio
 // The largest message this stage may produce: the producer's
 // message.max.bytes, or the smallest max.message.bytes of the topics it
 // writes (outputs, changelog, repartition topic) when that is smaller.
-StatusOr<int64_t> OutputSizeLimit(const kafka::KafkaOptions& kafka, StageKind stage);
+// A topic just created by another instance is waited for (up to
+// kafka.startup_timeout).
+StatusOr<int64_t> OutputSizeLimit(const kafka::KafkaOptions& kafka, StageKind stage,
+                                  const Clock& clock);
 
 }  // namespace pagesieve::run

@@ -68,6 +68,14 @@ void DaemonProcess::Kill() {
   pid_ = -1;
 }
 
+void DaemonProcess::Freeze() {
+  if (pid_ > 0) kill(pid_, SIGSTOP);
+}
+
+void DaemonProcess::Thaw() {
+  if (pid_ > 0) kill(pid_, SIGCONT);
+}
+
 bool DaemonProcess::WaitForLog(const std::string& text, std::chrono::seconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {

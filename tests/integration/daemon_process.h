@@ -22,6 +22,11 @@ class DaemonProcess {
   int Terminate(std::chrono::seconds timeout = std::chrono::seconds(60));
   // SIGKILL, as a crash at any instant.
   void Kill();
+  // SIGSTOP and SIGCONT: a process frozen past its session and poll
+  // interval (a long GC pause, a swapped-out host, a VM migration) that then
+  // goes on as if nothing happened: the zombie fencing has to stop.
+  void Freeze();
+  void Thaw();
   // Waits for the process to exit on its own; the exit code or -1.
   int Wait(std::chrono::seconds timeout);
   // Waits until the log contains `text` (or the process exits, or the

@@ -1,0 +1,90 @@
+// The transactional sink's answers to a coordinator that misbehaves, on
+// librdkafka's mock cluster with injected faults (a real broker cannot be
+// made to give these answers on demand).
+#include "kafka/kafka_sink.h"
+
+#include <gtest/gtest.h>
+
+#include "demo/mock_cluster.h"
+#include "kafka/consumer.h"
+
+namespace pagesieve::kafka {
+namespace {
+
+constexpr int16_t kEndTxn = 26;  // the Kafka protocol's EndTxn request
+constexpr int kInvalidTxnState = 48;
+constexpr int32_t kBroker = 1;
+
+class KafkaSinkTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    StatusOr<std::unique_ptr<demo::MockCluster>> cluster = demo::MockCluster::Start(1);
+    ASSERT_TRUE(cluster.ok()) << cluster.status().ToString();
+    cluster_ = std::move(*cluster);
+    ASSERT_TRUE(cluster_->CreateTopic("out", 1).ok());
+    StatusOr<Config> config = Config::FromToml(
+        "[kafka]\nbootstrap_servers = \"" + cluster_->bootstrap_servers() +
+            "\"\nstartup_timeout = \"10s\"\n[processing]\nguarantee = \"exactly_once\"\n"
+            "transaction_timeout = \"2s\"\n",
+        "test", {});
+    ASSERT_TRUE(config.ok()) << config.status().ToString();
+    StatusOr<KafkaOptions> options = KafkaOptionsFromConfig(*config);
+    ASSERT_TRUE(options.ok()) << options.status().ToString();
+    options->processing.transactional_id = "sink-test";
+    StatusOr<std::unique_ptr<Consumer>> member = Consumer::CreateReader(*options, "out");
+    ASSERT_TRUE(member.ok()) << member.status().ToString();
+    member_ = std::move(*member);
+    StatusOr<std::unique_ptr<KafkaSink>> sink = KafkaSink::Create(*options, nullptr, member_.get());
+    ASSERT_TRUE(sink.ok()) << sink.status().ToString();
+    sink_ = std::move(*sink);
+  }
+
+  // Sends one message in the open transaction (beginning one) and waits for
+  // its acknowledgement.
+  void SendOne() {
+    auto counter = std::make_shared<pipeline::DeliveryCounter>();
+    pipeline::OutputMessage m;
+    m.topic = "out";
+    m.value = "verdict";
+    ASSERT_TRUE(sink_->Send(m, counter).ok());
+    for (int i = 0; i < 500 && counter->unacknowledged > 0; ++i) {
+      sink_->Poll(std::chrono::milliseconds(10));
+    }
+    ASSERT_EQ(counter->unacknowledged, 0);
+    ASSERT_EQ(counter->failures, 0) << counter->first_error;
+  }
+
+  std::unique_ptr<demo::MockCluster> cluster_;
+  std::unique_ptr<Consumer> member_;
+  std::unique_ptr<KafkaSink> sink_;
+};
+
+// After a broker restart the coordinator may never have seen the
+// transaction begin, and refuses to abort it: librdkafka calls that fatal.
+// Nothing of it was committed, so a new producer under the same
+// transactional.id goes on, where the daemon used to stop.
+TEST_F(KafkaSinkTest, AnAbortTheCoordinatorRefusesStartsANewProducerThatGoesOn) {
+  SendOne();
+  cluster_->FailNextRequest(kBroker, kEndTxn, kInvalidTxnState);
+  const Status aborted = sink_->AbortTransaction();
+  ASSERT_TRUE(aborted.ok()) << aborted.ToString();
+  EXPECT_FALSE(sink_->in_transaction());
+  EXPECT_EQ(sink_->unacknowledged(), 0);
+  SendOne();
+  const Status committed = sink_->CommitTransaction({});
+  EXPECT_TRUE(committed.ok()) << committed.ToString();
+}
+
+// A commit whose answer comes after the call's timeout may have been made:
+// it is asked again, not aborted (an abort would be refused, and deciding
+// the records again would publish them twice).
+TEST_F(KafkaSinkTest, ACommitThatTimesOutIsAskedAgainNotAborted) {
+  SendOne();
+  cluster_->FailNextRequest(kBroker, kEndTxn, 0, std::chrono::milliseconds(3000));
+  const Status committed = sink_->CommitTransaction({});
+  EXPECT_TRUE(committed.ok()) << committed.ToString();
+  EXPECT_FALSE(sink_->in_transaction());
+}
+
+}  // namespace
+}  // namespace pagesieve::kafka
