@@ -132,9 +132,7 @@ class Lane {
   std::optional<Offset> replay_until() const { return replay_until_; }
   // Records processed since the last checkpoint, or a changelog to seed: a
   // checkpoint is worth taking.
-  bool progressed() const {
-    return !checkpointed_ || *checkpointed_ < next_offset_ || SeedDue();
-  }
+  bool progressed() const { return !checkpointed_ || *checkpointed_ < next_offset_ || SeedDue(); }
 
   // Everything read so far has been processed and acknowledged, and no
   // checkpoint is under way.

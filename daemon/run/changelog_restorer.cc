@@ -50,7 +50,7 @@ StatusOr<bool> ChangelogRestorer::Begin(PartitionId p) {
   // One beyond the end: the commit marker of the shard's last transaction,
   // which the broker may not have written yet.
   const bool in_history = local && *local >= low && local->value() <= high.value() + 1;
-  if (in_history && *local >= high) return false;  // current
+  if (in_history && *local >= high) return false;                            // current
   if (in_history) return StartRestore(p, std::move(restore), *local, high);  // behind: catch up
   if (!restore->checkpointed_offset()) {
     if (low == high) return false;  // nothing shipped yet: a new partition

@@ -69,9 +69,8 @@ class ChangelogRestorer {
   };
 
   // Restores the partition's changelog records [start, end) into `restore`.
-  StatusOr<bool> StartRestore(PartitionId partition,
-                              std::unique_ptr<store::ShardRestore> restore, Offset start,
-                              Offset end);
+  StatusOr<bool> StartRestore(PartitionId partition, std::unique_ptr<store::ShardRestore> restore,
+                              Offset start, Offset end);
   void LogStart(PartitionId partition, const Job& job) const;
   // Keeps the local state over the changelog (`changelog_latest`: its latest
   // checkpoint's input offset, if any), to be shipped whole.
