@@ -1,8 +1,11 @@
 #include "pipeline/changelog_shipper.h"
 
+#include <spdlog/spdlog.h>
+
 namespace pagesieve::pipeline {
 
 Status ChangelogShipper::Begin(store::Shard& shard, Offset next_offset) {
+  const bool seeding = shard.ships_snapshot();
   PS_RETURN_IF_ERROR(shard.ForEachChange(
       next_offset, [this](std::string_view key, std::optional<std::string_view> value) {
         unsent_.push_back(OutputMessage{topic_,
@@ -13,8 +16,18 @@ Status ChangelogShipper::Begin(store::Shard& shard, Offset next_offset) {
                                         !value.has_value()});
       }));
   if (shipped_ != nullptr) shipped_->Increment(static_cast<double>(unsent_.size()));
+  if (seeding) LogSeed();
   shipping_ = next_offset;
   return Status::Ok();
+}
+
+void ChangelogShipper::LogSeed() const {
+  size_t bytes = 0;
+  for (const OutputMessage& m : unsent_) bytes += (m.key ? m.key->size() : 0) + m.value.size();
+  spdlog::info(
+      "seeding {}-{}: the shard has state this changelog never received (kept with the "
+      "changelog off, or the topic was recreated); shipping it whole, once: {} records, {:.1f} MB",
+      topic_, partition_.value(), unsent_.size(), bytes / 1e6);
 }
 
 StatusOr<bool> ChangelogShipper::Ship(Sink& sink) {

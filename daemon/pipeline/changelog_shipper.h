@@ -31,7 +31,9 @@ class ChangelogShipper {
   // A checkpoint at `next_offset` is being shipped.
   std::optional<Offset> shipping() const { return shipping_; }
 
-  // Queues the changelog records of a checkpoint of `shard` at `next_offset`.
+  // Queues the changelog records of a checkpoint of `shard` at `next_offset`:
+  // the whole shard, once, when the changelog never received it (seeding,
+  // Shard::ships_snapshot), which is logged with its size.
   Status Begin(store::Shard& shard, Offset next_offset);
   // Sends what is queued; true once every record of the checkpoint is
   // acknowledged. Then the checkpoint may be made: Finish() first.
@@ -46,6 +48,8 @@ class ChangelogShipper {
   const DeliveryCounter& deliveries() const { return *counter_; }
 
  private:
+  void LogSeed() const;
+
   const std::string topic_;
   const PartitionId partition_;
   metrics::Counter* const shipped_;

@@ -103,8 +103,7 @@ Status Lane::Process(Sink& sink, int64_t max_unacknowledged, engine::VerdictCoun
 }
 
 bool Lane::CheckpointDue() const {
-  const bool progressed = !checkpointed_ || *checkpointed_ < next_offset_;
-  if (!progressed) return false;
+  if (!progressed()) return false;
   const CheckpointPolicy& policy = options_.checkpoint;
   return (policy.interval && clock_.SteadyNow() - last_checkpoint_ >= *policy.interval) ||
          (policy.every_records && since_checkpoint_ >= *policy.every_records);
@@ -166,7 +165,7 @@ StatusOr<std::optional<Offset>> Lane::MaybeCheckpoint(Sink& sink, bool force) {
     if (!force && !CheckpointDue()) return std::optional<Offset>();
     if (next_offset_.value() < 0) return std::optional<Offset>();  // nothing read yet
     if (!unsent_.empty() || counter_->unacknowledged > 0) return std::optional<Offset>();
-    if (checkpointed_ && *checkpointed_ == next_offset_) {
+    if (checkpointed_ && *checkpointed_ == next_offset_ && !SeedDue()) {
       last_checkpoint_ = clock_.SteadyNow();
       since_checkpoint_ = 0;
       return std::optional<Offset>();

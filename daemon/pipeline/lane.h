@@ -130,15 +130,18 @@ class Lane {
   // checkpoint, else where it started.
   std::optional<Offset> rollback_offset() const;
   std::optional<Offset> replay_until() const { return replay_until_; }
-  // Records processed since the last checkpoint.
-  bool progressed() const { return !checkpointed_ || *checkpointed_ < next_offset_; }
+  // Records processed since the last checkpoint, or a changelog to seed: a
+  // checkpoint is worth taking.
+  bool progressed() const { return !checkpointed_ || *checkpointed_ < next_offset_ || SeedDue(); }
 
   // Everything read so far has been processed and acknowledged, and no
   // checkpoint is under way.
   bool Drained() const;
-  // The last checkpoint covers every processed record.
+  // The last checkpoint covers every processed record (and the changelog
+  // has the shard).
   bool Checkpointed() const {
-    return next_offset_.value() < 0 || (checkpointed_ && *checkpointed_ == next_offset_);
+    return next_offset_.value() < 0 ||
+           (checkpointed_ && *checkpointed_ == next_offset_ && !SeedDue());
   }
   // Batches are at the pool: waiting for them is worth it.
   bool WaitingForPool() const { return batches_.waiting_for_pool(); }
@@ -157,6 +160,11 @@ class Lane {
   // Processes every record of `batch` into unsent_.
   Status ProcessBatch(BatchQueue::Batch& batch, engine::VerdictCounts& counts);
   bool CheckpointDue() const;
+  // The shard has state its changelog never received (kept with the
+  // changelog off, or the changelog lost it): the next checkpoint ships it
+  // whole, even when no record came since the last one, so that an idle
+  // partition does not move without its history.
+  bool SeedDue() const { return changelog_ && shard_->ships_snapshot(); }
   Status CheckDeliveries() const;
   // Checkpoints at `next` (changelog already shipped, output acknowledged).
   Status Commit(Offset next);

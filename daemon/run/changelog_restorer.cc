@@ -39,49 +39,120 @@ Status ChangelogRestorer::Init() {
 }
 
 StatusOr<bool> ChangelogRestorer::Begin(PartitionId p) {
-  const std::string& topic = kafka_.changelog.topic;
   // A topic created a moment ago may not have its leaders yet, and a broker
   // may be changing leaders: those pass, so they are waited for.
   PS_ASSIGN_OR_RETURN(auto marks, consumer_->AwaitWatermarks(
                                       p, clock_, clock_.SteadyNow() + kafka_.startup_timeout));
-  const auto [low, high] = marks;
+  const Offset low(marks.first), high(marks.second);
   PS_ASSIGN_OR_RETURN(std::unique_ptr<store::ShardRestore> restore,
                       state_.OpenRestore(kafka_.input_topic, p, shard_options_));
   const std::optional<Offset> local = restore->changelog_next();
-  const std::string shard = Name(kafka_.input_topic, p);
-  if (local && local->value() >= high) {
-    // One beyond: the commit marker of the shard's last transaction, which
-    // the broker may not have written yet.
-    if (local->value() > high + 1) {
-      spdlog::warn(
-          "shard {} has changelog position {}, beyond the end {} of {}: was the "
-          "changelog topic recreated? Using the local shard as it is",
-          shard, local->value(), high, Name(topic, p));
-    }
-    return false;  // current
+  // One beyond the end: the commit marker of the shard's last transaction,
+  // which the broker may not have written yet.
+  const bool in_history = local && *local >= low && local->value() <= high.value() + 1;
+  if (in_history && *local >= high) return false;                            // current
+  if (in_history) return StartRestore(p, std::move(restore), *local, high);  // behind: catch up
+  if (!restore->checkpointed_offset()) {
+    if (low == high) return false;  // nothing shipped yet: a new partition
+    return StartRestore(p, std::move(restore), low, high);
   }
-  if (!local && low == high) return false;  // nothing shipped yet: the local shard is all there is
-  Offset start(low);
-  if (local && local->value() >= low) {
-    start = *local;  // behind: catch up
-  } else if (restore->checkpointed_offset()) {
-    // Local state the changelog cannot bring up to date (written without
-    // one, or older than the records it still has): start over from it.
-    spdlog::info("shard {}: local state is not in the changelog's history; restoring it anew",
-                 shard);
-    PS_RETURN_IF_ERROR(restore->Reset());
+  // Local state the changelog has not received: kept with the changelog off,
+  // or written to a changelog since recreated (its position is beyond the
+  // end) or cut (before the start).
+  if (low == high) {
+    PS_RETURN_IF_ERROR(KeepLocal(p, *restore, std::nullopt));
+    return false;
   }
+  // Another writer's history is there: whichever is further into the input
+  // wins, which takes reading the changelog's tail first.
   Job job;
   job.restore = std::move(restore);
-  job.start = job.next = start;
-  job.end = Offset(high);
+  job.low = low;
+  job.end = high;
+  job.probe.emplace(low, high);
+  job.next = job.probe->from();
   job.started_at = job.last_log = clock_.SteadyNow();
-  spdlog::info("restoring shard {} from {} offsets {}..{} ({} records at most)", shard,
-               Name(topic, p), start.value(), high, high - start.value());
   metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(0);
   jobs_[p] = std::move(job);
   PS_RETURN_IF_ERROR(Reassign());
   return true;
+}
+
+StatusOr<bool> ChangelogRestorer::StartRestore(PartitionId p,
+                                               std::unique_ptr<store::ShardRestore> restore,
+                                               Offset start, Offset end) {
+  Job job;
+  job.restore = std::move(restore);
+  job.start = job.next = start;
+  job.end = end;
+  job.started_at = job.last_log = clock_.SteadyNow();
+  LogStart(p, job);
+  metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(0);
+  jobs_[p] = std::move(job);
+  PS_RETURN_IF_ERROR(Reassign());
+  return true;
+}
+
+void ChangelogRestorer::LogStart(PartitionId p, const Job& job) const {
+  spdlog::info("restoring shard {} from {} offsets {}..{} ({} records at most)",
+               Name(kafka_.input_topic, p), Name(kafka_.changelog.topic, p), job.start.value(),
+               job.end.value(), job.end.value() - job.start.value());
+}
+
+Status ChangelogRestorer::KeepLocal(PartitionId p, store::ShardRestore& restore,
+                                    std::optional<Offset> changelog_latest) {
+  spdlog::info(
+      "shard {}: keeping the local state (checkpoint at input offset {}), which {} "
+      "does not hold{}; its next checkpoint ships it whole",
+      Name(kafka_.input_topic, p), restore.checkpointed_offset()->value(),
+      Name(kafka_.changelog.topic, p),
+      changelog_latest ? " and which is ahead of its latest checkpoint (input offset " +
+                             std::to_string(changelog_latest->value()) + ")"
+                       : std::string());
+  // Without a position the shard seeds the changelog (Shard::ships_snapshot).
+  if (!restore.changelog_next()) return Status::Ok();
+  return restore.ForgetChangelogPosition();
+}
+
+Status ChangelogRestorer::EndProbeWindow(PartitionId p, std::vector<PartitionId>* done) {
+  Job& job = jobs_.at(p);
+  if (!job.probe->WindowDone()) {
+    job.next = job.probe->from();
+    return Reassign();
+  }
+  const Offset local = *job.restore->checkpointed_offset();
+  const std::optional<Offset> latest = job.probe->latest();
+  if (!latest || local > *latest) {
+    PS_RETURN_IF_ERROR(KeepLocal(p, *job.restore, latest));
+    metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(1);
+    jobs_.erase(p);  // closes the shard for the partition's pipeline to open
+    done->push_back(p);
+    return Reassign();
+  }
+  spdlog::info(
+      "shard {}: local state (checkpoint at input offset {}) is not in the changelog's history "
+      "and behind its latest checkpoint (input offset {}); restoring it anew",
+      Name(kafka_.input_topic, p), local.value(), latest->value());
+  PS_RETURN_IF_ERROR(job.restore->Reset());
+  job.probe.reset();
+  job.start = job.next = job.low;
+  job.started_at = job.last_log = clock_.SteadyNow();
+  LogStart(p, job);
+  return Reassign();
+}
+
+Status ChangelogRestorer::AdvanceProbe(PartitionId p, const kafka::Consumed& m,
+                                       std::vector<PartitionId>* done) {
+  Job& job = jobs_.at(p);
+  // Compaction can leave the window's last offsets empty: a record past it
+  // (read before) ends it as well.
+  if (m.offset() < job.probe->to()) {
+    PS_RETURN_IF_ERROR(job.probe->Add(m.key().value_or(std::string_view()), m.value())
+                           .WithContext("reading the tail of " + Name(kafka_.changelog.topic, p)));
+  }
+  job.next = m.offset().Next();
+  if (job.next < job.probe->to()) return Status::Ok();
+  return EndProbeWindow(p, done);
 }
 
 Status ChangelogRestorer::Reassign() {
@@ -99,6 +170,10 @@ StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
     switch (m.kind()) {
       case kafka::Consumed::Kind::kRecord: {
         if (it == jobs_.end() || m.offset() < it->second.next) break;
+        if (it->second.probe) {
+          PS_RETURN_IF_ERROR(AdvanceProbe(it->first, m, &done));
+          break;
+        }
         const PartitionId p = it->first;
         Job& job = it->second;
         const std::string_view key = m.key().value_or(std::string_view());
@@ -122,7 +197,12 @@ StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
       }
       case kafka::Consumed::Kind::kPartitionEnd:
         // Compaction can leave the last offsets before `end` empty.
-        if (it != jobs_.end() && m.offset() >= it->second.end) {
+        if (it == jobs_.end()) break;
+        if (it->second.probe) {
+          if (m.offset() >= it->second.probe->to()) {
+            PS_RETURN_IF_ERROR(EndProbeWindow(it->first, &done));
+          }
+        } else if (m.offset() >= it->second.end) {
           PS_RETURN_IF_ERROR(Finish(it->first, &done));
         }
         break;
@@ -137,7 +217,7 @@ StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
   // Jobs with nothing to read finish without a message.
   std::vector<PartitionId> empty;
   for (const auto& [p, job] : jobs_) {
-    if (job.next >= job.end) empty.push_back(p);
+    if (!job.probe && job.next >= job.end) empty.push_back(p);
   }
   for (PartitionId p : empty) PS_RETURN_IF_ERROR(Finish(p, &done));
   return done;

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "common/status_or.h"
 #include "kafka/consumer.h"
 #include "kafka/kafka_options.h"
+#include "run/changelog_probe.h"
 #include "run/run_metrics.h"
 #include "store/shard_options.h"
 #include "store/shard_restore.h"
@@ -22,8 +24,12 @@ namespace pagesieve::run {
 //
 // Begin() decides per partition: a local shard whose changelog position is
 // at the changelog's end is current and used as is; one that is behind
-// catches up from its position; one without a position (or whose position
-// the changelog no longer reaches) is emptied and restored from the start.
+// catches up from its position. Local state the changelog has not received
+// (no position: kept with the changelog off; or a position the changelog
+// does not reach: recreated, or cut) is kept, and seeds the changelog with
+// its next checkpoint, when the changelog is empty or its latest checkpoint
+// is behind the local one (read from its tail first, ChangelogProbe); else it
+// is emptied and restored from the start.
 // Advance() then reads and applies records for a bounded time, so the run
 // loop keeps polling its consumer meanwhile; a partition is done when its
 // records up to the end seen at Begin() are applied and durable.
@@ -53,10 +59,28 @@ class ChangelogRestorer {
  private:
   struct Job {
     std::unique_ptr<store::ShardRestore> restore;
+    Offset low{};           // the changelog partition's first offset
     Offset start{}, end{};  // changelog offsets [start, end) to read
     Offset next{};          // the next offset expected
+    // While set, the tail is read to decide between the local state and
+    // the changelog; nothing is applied.
+    std::optional<ChangelogProbe> probe;
     Clock::SteadyTime started_at{}, last_log{};
   };
+
+  // Restores the partition's changelog records [start, end) into `restore`.
+  StatusOr<bool> StartRestore(PartitionId partition, std::unique_ptr<store::ShardRestore> restore,
+                              Offset start, Offset end);
+  void LogStart(PartitionId partition, const Job& job) const;
+  // Keeps the local state over the changelog (`changelog_latest`: its latest
+  // checkpoint's input offset, if any), to be shipped whole.
+  Status KeepLocal(PartitionId partition, store::ShardRestore& restore,
+                   std::optional<Offset> changelog_latest);
+  // A record of the tail being probed.
+  Status AdvanceProbe(PartitionId partition, const kafka::Consumed& m,
+                      std::vector<PartitionId>* done);
+  // The probe's window is read: reads further back, or decides.
+  Status EndProbeWindow(PartitionId partition, std::vector<PartitionId>* done);
 
   // Points the restore consumer at every job's next offset.
   Status Reassign();

@@ -8,6 +8,7 @@ namespace {
 
 constexpr char kEntryKind = 'e';
 constexpr char kMarkerKind = 'm';
+constexpr char kSnapshotKind = 's';
 constexpr size_t kMarkerSize = 6 * 8;
 
 }  // namespace
@@ -23,6 +24,14 @@ std::string ChangelogEntryKey(int column_family, std::string_view key) {
 
 std::string ChangelogMarkerKey() { return std::string(1, kMarkerKind); }
 
+std::string ChangelogSnapshotKey() { return std::string(1, kSnapshotKind); }
+
+std::string EncodeChangelogSnapshot(Offset next_offset) {
+  std::string out;
+  PutFixed64(&out, static_cast<uint64_t>(next_offset.value()));
+  return out;
+}
+
 std::string EncodeChangelogMarker(const ChangelogMarker& m) {
   std::string out;
   out.reserve(kMarkerSize);
@@ -37,6 +46,10 @@ StatusOr<ChangelogKey> DecodeChangelogKey(std::string_view key) {
   ChangelogKey out;
   if (key.size() == 1 && key[0] == kMarkerKind) {
     out.marker = true;
+    return out;
+  }
+  if (key.size() == 1 && key[0] == kSnapshotKind) {
+    out.snapshot = true;
     return out;
   }
   if (key.size() < 3 || key[0] != kEntryKind) {
@@ -66,6 +79,11 @@ StatusOr<ChangelogMarker> DecodeChangelogMarker(std::string_view v) {
   m.near_max_distance = static_cast<int64_t>(DecodeFixed64(p + 32));
   m.near_blocks = static_cast<int64_t>(DecodeFixed64(p + 40));
   return m;
+}
+
+StatusOr<Offset> DecodeChangelogSnapshot(std::string_view v) {
+  if (v.size() != 8) return Status::Corruption("malformed changelog snapshot record");
+  return Offset(static_cast<int64_t>(DecodeFixed64(v.data())));
 }
 
 }  // namespace pagesieve::store

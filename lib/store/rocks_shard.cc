@@ -6,6 +6,7 @@
 
 #include "store/changelog.h"
 #include "store/shard_meta.h"
+#include "store/shard_snapshot.h"
 #include "store/url_bloom.h"
 
 namespace pagesieve::store {
@@ -146,7 +147,14 @@ Status RocksShard::TouchNear(std::string_view scope, uint64_t simhash, EventTime
 Status RocksShard::Checkpoint(Offset next_offset) {
   PS_RETURN_IF_ERROR(error_);
   StageProgress(db_.get(), watermark_, next_offset);
-  if (staged_changelog_next_) StageChangelogNext(db_.get(), *staged_changelog_next_);
+  // A checkpoint that did not ship leaves the changelog behind the shard:
+  // the position goes with it, so that a later run with the changelog seeds
+  // it (ships_snapshot) instead of taking it for current.
+  if (staged_changelog_next_) {
+    StageChangelogNext(db_.get(), *staged_changelog_next_);
+  } else if (changelog_next_) {
+    ClearChangelogNext(db_.get());
+  }
   StageUrlBloom(db_.get(), *bloom_);
   Status s = db_->Commit();
   if (!s.ok()) {
@@ -156,7 +164,7 @@ Status RocksShard::Checkpoint(Offset next_offset) {
   bloom_->ClearDirty();
   near_.DropExpired();
   checkpointed_ = next_offset;
-  if (staged_changelog_next_) changelog_next_ = std::exchange(staged_changelog_next_, {});
+  changelog_next_ = std::exchange(staged_changelog_next_, {});
   s = PublishDurableWatermark();
   if (!s.ok()) error_ = s;
   return s;
@@ -165,6 +173,7 @@ Status RocksShard::Checkpoint(Offset next_offset) {
 Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
   PS_RETURN_IF_ERROR(error_);
   expired_->Enable();  // compactions from now on report what they expire
+  if (ships_snapshot()) PS_RETURN_IF_ERROR(ForEachStoredChange(next_offset, fn));
   // In url.mode = exact the Bloom filter is rebuilt from the URL entries
   // after a restore, so its pages stay local; in bloom mode they are the
   // only record of the URLs seen and travel with their header.
@@ -220,6 +229,17 @@ Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
   marker.near_blocks = layout_.blocks();
   fn(ChangelogMarkerKey(), EncodeChangelogMarker(marker));
   return Status::Ok();
+}
+
+Status RocksShard::ForEachStoredChange(Offset next_offset, const ChangeFn& fn) {
+  fn(ChangelogSnapshotKey(), EncodeChangelogSnapshot(next_offset));
+  std::vector<Cf> families = {kUrlCf, kExactCf, kNearCf};
+  // The stored pages first; the dirty ones follow, and the later record of a
+  // page is the one that counts.
+  if (options_.url_mode == UrlMode::kBloom) families.push_back(kBloomCf);
+  return ForEachStoredEntry(
+      db_.get(), families,
+      [&](Cf cf, std::string_view value) { return sweep_.IsDead(cf, value, watermark_); }, fn);
 }
 
 Status RocksShard::PublishDurableWatermark() {

@@ -61,6 +61,7 @@ class RocksShard final : public Shard {
   Status ForEachChange(Offset next_offset, const ChangeFn& fn) override;
   void SetChangelogNext(Offset changelog_next) override { staged_changelog_next_ = changelog_next; }
   std::optional<Offset> changelog_next() const override { return changelog_next_; }
+  bool ships_snapshot() const override { return checkpointed_ && !changelog_next_; }
 
  private:
   friend class ShardProbe;  // maintenance and diagnostics for tests and benchmarks
@@ -72,6 +73,8 @@ class RocksShard final : public Shard {
   // Lets compaction remove what is dead at the watermark just committed,
   // once that watermark cannot be lost (see expiry.h).
   Status PublishDurableWatermark();
+  // The snapshot record and every live entry of the last commit (seeding).
+  Status ForEachStoredChange(Offset next_offset, const ChangeFn& fn);
 
   std::shared_ptr<const StateEnv::Resources> env_;
   const ShardOptions options_;

@@ -72,7 +72,8 @@ class Shard : public TierStores {
   // every entry written since the last checkpoint, a tombstone for every key
   // compaction removed as expired since then (and not written again), a
   // tombstone for every dead entry a slice of the stored state holds (the
-  // checkpoint deletes them), and last the marker. From the first call on,
+  // checkpoint deletes them), and last the marker. When ships_snapshot(),
+  // first the snapshot record and every live entry stored before. From the first call on,
   // compaction collects expired keys for this. Changes nothing the shard
   // answers. `fn`'s arguments are valid during the call only.
   virtual Status ForEachChange(Offset next_offset, const ChangeFn& fn) = 0;
@@ -80,8 +81,14 @@ class Shard : public TierStores {
   // with it.
   virtual void SetChangelogNext(Offset changelog_next) = 0;
   // The changelog offset after the last durable checkpoint's records; empty
-  // when the shard never wrote or read a changelog.
+  // when the shard never wrote or read a changelog, or when a checkpoint was
+  // made without shipping (the changelog was off).
   virtual std::optional<Offset> changelog_next() const = 0;
+  // Whether the next ForEachChange() ships the whole shard, behind a
+  // snapshot record, rather than what changed: the shard has a checkpoint
+  // and no changelog position, so the changelog has not received it (it was
+  // kept with the changelog off, or the changelog lost it). Seeding.
+  virtual bool ships_snapshot() const = 0;
 
   // --- Operator figures (metrics, `pagesieve state stats`) ---
   virtual ShardStats Stats() const = 0;

@@ -167,4 +167,6 @@ void StageChangelogNext(ShardDb* db, Offset changelog_next) {
   StageMeta(db, kChangelogNextKey, std::move(v));
 }
 
+void ClearChangelogNext(ShardDb* db) { db->Delete(kMetaCf, kChangelogNextKey); }
+
 }  // namespace pagesieve::store

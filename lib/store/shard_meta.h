@@ -60,6 +60,9 @@ StatusOr<ShardProgress> LoadProgress(ShardDb* db);
 // Adds the progress to the overlay, to be committed with the batch.
 void StageProgress(ShardDb* db, EventTime watermark, Offset next_offset);
 void StageChangelogNext(ShardDb* db, Offset changelog_next);
+// Forgets the changelog position in the next commit: the shard then has state
+// the changelog has not received (Shard::ships_snapshot).
+void ClearChangelogNext(ShardDb* db);
 // The metadata keys of the progress above (watermark, next offset,
 // changelog position): what a shard emptied for a restore must forget.
 inline constexpr std::string_view kProgressKeys[] = {"watermark", "next_offset", "changelog_next"};

@@ -83,6 +83,11 @@ Status ShardRestore::Apply(std::string_view key, std::optional<std::string_view>
   PS_ASSIGN_OR_RETURN(ChangelogKey k, DecodeChangelogKey(key));
   ++records_;
   bytes_ += key.size() + (value ? value->size() : 0);
+  if (k.snapshot) {
+    if (!value) return Status::Ok();  // never written; says nothing
+    PS_RETURN_IF_ERROR(DecodeChangelogSnapshot(*value).status());
+    return StartOver();
+  }
   if (k.marker) {
     if (!value) return Status::Ok();  // a deleted marker says nothing
     PS_ASSIGN_OR_RETURN(ChangelogMarker m, DecodeChangelogMarker(*value));
@@ -112,6 +117,23 @@ Status ShardRestore::Apply(std::string_view key, std::optional<std::string_view>
                             : batch_->batch.Delete(cf, ToSlice(k.key));
   PS_RETURN_IF_ERROR(FromRocks(s, "shard " + db_->dir() + ": restore"));
   if (batch_->batch.GetDataSize() >= kBatchBytes) return WriteBuffered();
+  return Status::Ok();
+}
+
+Status ShardRestore::StartOver() {
+  // The markers read so far belong to the voided history too, and the local
+  // checkpoint a catch-up started from is gone with the state.
+  batch_->batch.Clear();
+  last_marker_.reset();
+  ++snapshots_;
+  return Reset();
+}
+
+Status ShardRestore::ForgetChangelogPosition() {
+  ClearChangelogNext(db_.get());
+  PS_RETURN_IF_ERROR(db_->Commit());
+  PS_RETURN_IF_ERROR(db_->SyncWal());
+  changelog_next_.reset();
   return Status::Ok();
 }
 

@@ -45,8 +45,14 @@ class ShardRestore {
 
   // Applies one changelog record (a tombstone when `value` is empty).
   // A marker written under another fingerprint version or SimHash layout is
-  // FailedPrecondition.
+  // FailedPrecondition. A snapshot record (changelog.h) voids everything
+  // before it: the shard is Reset() and what follows rebuilds it whole.
   Status Apply(std::string_view key, std::optional<std::string_view> value);
+
+  // Keeps the local state and forgets only its changelog position, synced:
+  // for a shard ahead of a changelog it did not write, whose next
+  // checkpoint then ships it whole (Shard::ships_snapshot).
+  Status ForgetChangelogPosition();
 
   // Makes everything applied durable and records `changelog_next` (the
   // offset after the last record read) with the progress of the last marker
@@ -55,10 +61,14 @@ class ShardRestore {
 
   uint64_t records() const { return records_; }
   uint64_t bytes() const { return bytes_; }
+  // Snapshot records met, each of which started the shard over.
+  uint64_t snapshots() const { return snapshots_; }
 
  private:
   ShardRestore() = default;
   Status WriteBuffered();
+  // A snapshot record: drops what was applied, buffered or written.
+  Status StartOver();
 
   ShardOptions options_;
   std::unique_ptr<ShardDb> db_;
@@ -67,7 +77,7 @@ class ShardRestore {
   std::optional<ChangelogMarker> last_marker_;
   struct Batch;
   std::unique_ptr<Batch> batch_;
-  uint64_t records_ = 0, bytes_ = 0;
+  uint64_t records_ = 0, bytes_ = 0, snapshots_ = 0;
 };
 
 }  // namespace pagesieve::store

@@ -33,7 +33,7 @@ std::map<int, int64_t> CompactedEntries(const std::vector<TestMessage>& records)
     if (m->value.empty()) continue;  // a tombstone: entries always have a value
     StatusOr<store::ChangelogKey> k = store::DecodeChangelogKey(key);
     EXPECT_TRUE(k.ok()) << k.status().ToString();
-    if (k.ok() && !k->marker) ++n[k->column_family];
+    if (k.ok() && k->entry()) ++n[k->column_family];
   }
   return n;
 }
@@ -89,7 +89,7 @@ TEST_F(DaemonTest, TheChangelogOfALongRunHoldsWhatTheTtlsKeepAlive) {
     std::map<int64_t, int64_t> written;  // every entry ever shipped, by family
     for (const TestMessage& m : *changelog) {
       StatusOr<store::ChangelogKey> k = store::DecodeChangelogKey(m.key.value_or(""));
-      if (k.ok() && !k->marker && !m.value.empty()) ++written[k->column_family];
+      if (k.ok() && k->entry() && !m.value.empty()) ++written[k->column_family];
     }
     const std::map<int, int64_t> kept = CompactedEntries(*changelog);
     auto at = [](const auto& m, int cf) { return m.count(cf) ? m.at(cf) : int64_t{0}; };

@@ -244,6 +244,38 @@ TEST_F(LaneTest, TheChangelogGetsACheckpointBeforeTheShardDoes) {
   EXPECT_EQ(sink_.sent.size(), shipped + 1);  // record 2's verdict, now
 }
 
+// A shard checkpointed with the changelog off is shipped whole once the
+// changelog is on, even when its partition gets no new record: an idle
+// partition would otherwise move without its history.
+TEST_F(LaneTest, AnIdleLaneSeedsTheChangelogWithAShardKeptWithoutIt) {
+  lane_->Add(Record(0, "https://a.example/0", 0));
+  lane_->Add(Record(1, "https://a.example/1", 1));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  sink_.AckAll();
+  clock_.Advance(std::chrono::seconds(1));
+  ASSERT_EQ(*lane_->MaybeCheckpoint(sink_, false), Offset(2));  // no changelog yet
+
+  options_.changelog_topic = "changelog";
+  Open(Offset(2));
+  EXPECT_FALSE(lane_->Checkpointed());
+  clock_.Advance(std::chrono::seconds(1));
+  const size_t verdicts = sink_.sent.size();
+  ASSERT_FALSE(lane_->MaybeCheckpoint(sink_, false)->has_value());  // shipping
+  ASSERT_GT(sink_.sent.size(), verdicts + 2);
+  EXPECT_EQ(sink_.sent[verdicts].key, store::ChangelogSnapshotKey());
+  EXPECT_EQ(sink_.sent.back().key, store::ChangelogMarkerKey());
+  sink_.AckAll();
+  EXPECT_EQ(*lane_->MaybeCheckpoint(sink_, false), Offset(2));
+  EXPECT_TRUE(lane_->Checkpointed());
+
+  // Seeded once: an idle lane has nothing more to ship.
+  clock_.Advance(std::chrono::seconds(1));
+  const size_t seeded = sink_.sent.size();
+  EXPECT_FALSE(lane_->MaybeCheckpoint(sink_, false)->has_value());
+  EXPECT_EQ(sink_.sent.size(), seeded);
+}
+
 TEST_F(LaneTest, AFailedDeliveryStopsTheLaneWithoutCheckpointing) {
   lane_->Add(Record(0, "https://a.example/0", 0));
   PrepareAll();

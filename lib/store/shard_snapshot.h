@@ -1,0 +1,32 @@
+#pragma once
+
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "store/changelog.h"
+#include "store/shard_db.h"
+
+namespace pagesieve::store {
+
+// The stored half of a full snapshot of a shard for the changelog
+// (docs/changelog.md, "Seeding"): a checkpoint of a shard the changelog
+// never received ships every live entry, not only those written since the
+// last checkpoint.
+//
+// Calls `fn` with an entry record for every key the last commit stored in
+// `families` that the next commit neither writes nor deletes, and that
+// `is_dead` does not reject (a dead entry would only travel to be swept).
+// The keys the next commit writes are the overlay's, which the checkpoint
+// ships after these: together they are the whole shard as the checkpoint
+// leaves it.
+//
+// Reads the database as of the last commit without filling the block cache
+// (the walk would evict what lookups need). Records pass to `fn` one at a
+// time: valid during the call only.
+Status ForEachStoredEntry(ShardDb* db, const std::vector<Cf>& families,
+                          const std::function<bool(Cf cf, std::string_view value)>& is_dead,
+                          const ChangeFn& fn);
+
+}  // namespace pagesieve::store
