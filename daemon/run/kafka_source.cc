@@ -17,9 +17,10 @@ StatusOr<std::unique_ptr<KafkaSource>> KafkaSource::Create(const kafka::KafkaOpt
 KafkaSource::~KafkaSource() = default;
 
 Status KafkaSource::Start(int32_t input_partitions, ChangelogRestorer* restorer,
-                          UnownedShards* unowned, bool ends_come_later) {
+                          pipeline::BackgroundOpener* opener, UnownedShards* unowned,
+                          bool ends_come_later) {
   input_partitions_ = input_partitions;
-  assignment_.emplace(kafka_, run_, *consumer_, restorer, unowned, metrics_, clock_);
+  assignment_.emplace(kafka_, run_, *consumer_, restorer, opener, unowned, metrics_, clock_);
   if (!ends_come_later) PS_RETURN_IF_ERROR(ends_.Compute(*consumer_, input_partitions));
   return consumer_->Subscribe();
 }
@@ -37,7 +38,7 @@ Status KafkaSource::Poll(Duration wait, pipeline::Lanes& lanes) {
     // stage's ends are the repartition topic's ends now.
     PS_RETURN_IF_ERROR(ends_.Compute(*consumer_, input_partitions_));
   }
-  PS_RETURN_IF_ERROR(assignment_->AdvanceRestores(lanes));
+  PS_RETURN_IF_ERROR(assignment_->Advance(lanes));
   if (assignment_->restoring()) wait = std::min(wait, Duration(1));
   // One wait, then whatever else is already fetched, up to a bound so the
   // pipeline's other steps run often.
@@ -108,7 +109,7 @@ void KafkaSource::Finished(PartitionId p) {
 }
 
 bool KafkaSource::Owns(PartitionId p, const pipeline::Lanes& lanes) const {
-  return lanes.IsOpen(p) || (assignment_ && assignment_->restoring(p)) || ends_.reached(p);
+  return lanes.IsOpen(p) || (assignment_ && assignment_->pending(p)) || ends_.reached(p);
 }
 
 void KafkaSource::OnAssigned(const std::vector<PartitionId>& partitions) {

@@ -36,10 +36,11 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
   // The consumer, for start-up checks (metadata) before Start().
   kafka::Consumer& consumer() { return *consumer_; }
 
-  // Sets up assignment with its restores (null without a changelog) and the
-  // backfill ends (unless they come later), then subscribes.
-  Status Start(int32_t input_partitions, ChangelogRestorer* restorer, UnownedShards* unowned,
-               bool ends_come_later);
+  // Sets up assignment with its restores (null without a changelog), its
+  // shard opener (null without state) and the backfill ends (unless they
+  // come later), then subscribes.
+  Status Start(int32_t input_partitions, ChangelogRestorer* restorer,
+               pipeline::BackgroundOpener* opener, UnownedShards* unowned, bool ends_come_later);
   // Leaves the group; revocations from here on reach `lanes`.
   void Close(pipeline::Lanes& lanes);
 
@@ -58,7 +59,8 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
   void Finished(PartitionId partition) override;
   bool Exhausted() const override { return ends_.Complete(); }
 
-  // Partitions this instance owns or is restoring (shard clean-up).
+  // Partitions this instance owns or is restoring or opening (shard
+  // clean-up).
   bool Owns(PartitionId partition, const pipeline::Lanes& lanes) const;
   bool restoring() const { return assignment_ && assignment_->restoring(); }
   // The backfill's ends are known and `upstream_done` says so.
