@@ -40,7 +40,8 @@ Status InsertUrlEntries(ShardDb* db, TimeDecayedFilter* bloom, const std::stop_t
   uint64_t read = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     if (++read % kStopCheckInterval == 0 && stop.stop_requested()) {
-      return Status::Aborted("shard " + db->dir() + ": open stopped while rebuilding the URL filter");
+      return Status::Aborted("shard " + db->dir() +
+                             ": open stopped while rebuilding the URL filter");
     }
     const rocksdb::Slice k = it->key();
     int64_t last_seen = 0;
