@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -47,6 +48,7 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
   Status Poll(Duration wait, pipeline::Lanes& lanes) override;
   void Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) override;
   Status Rewind(PartitionId partition, Offset offset) override {
+    ends_seen_.erase(partition);
     return consumer_->Seek(partition, offset);
   }
   void Pause(const std::vector<PartitionId>& partitions) override { consumer_->Pause(partitions); }
@@ -86,6 +88,9 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
   BackfillEnds ends_;
   int32_t input_partitions_ = 0;
   pipeline::Lanes* lanes_ = nullptr;  // what rebalances act on: set by Poll and Close
+  // The last end of each partition reported since it was assigned: an end
+  // reached before the backfill's ends were known is not reported again.
+  std::map<PartitionId, Offset> ends_seen_;
 };
 
 }  // namespace pagesieve::run
