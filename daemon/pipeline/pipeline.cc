@@ -255,12 +255,22 @@ std::vector<Pipeline::LaneInfo> Pipeline::lanes() const {
 
 StatusOr<std::optional<Offset>> Pipeline::Open(PartitionId p) {
   std::unique_ptr<store::Shard> shard;
-  std::unique_ptr<store::TierStores> stores;
   if (stage_.stateful()) {
     PS_ASSIGN_OR_RETURN(shard, open_shard_(p));
-    if (options_.lookup_timers) {
-      stores = std::make_unique<TimedTierStores>(*shard, clock_, *options_.lookup_timers);
-    }
+  }
+  return OpenWith(p, std::move(shard));
+}
+
+StatusOr<std::optional<Offset>> Pipeline::OpenWith(PartitionId p,
+                                                   std::unique_ptr<store::Shard> shard) {
+  if (stage_.stateful() != (shard != nullptr)) {
+    return Status::Internal(
+        "lane " + options_.input_name + "-" + std::to_string(p.value()) +
+        (shard ? " given a shard by a stage without state" : " opened without its shard"));
+  }
+  std::unique_ptr<store::TierStores> stores;
+  if (shard && options_.lookup_timers) {
+    stores = std::make_unique<TimedTierStores>(*shard, clock_, *options_.lookup_timers);
   }
   const std::optional<Offset> checkpointed = shard ? shard->checkpointed_offset() : std::nullopt;
   auto lane =

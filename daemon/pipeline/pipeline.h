@@ -93,6 +93,8 @@ class Pipeline final : public Lanes {
 
   // Lanes (what the source does to the pipeline).
   StatusOr<std::optional<Offset>> Open(PartitionId partition) override;
+  StatusOr<std::optional<Offset>> OpenWith(PartitionId partition,
+                                           std::unique_ptr<store::Shard> shard) override;
   void StartAt(PartitionId partition, Offset offset) override;
   void ReplayUntil(PartitionId partition, Offset offset) override;
   void SkipTo(PartitionId partition, Offset offset) override;

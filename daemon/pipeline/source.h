@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -8,6 +9,10 @@
 #include "common/status_or.h"
 #include "common/types.h"
 #include "pipeline/source_record.h"
+
+namespace pagesieve::store {
+class Shard;
+}
 
 namespace pagesieve::pipeline {
 
@@ -22,6 +27,11 @@ class Lanes {
   // Returns the input offset its state was checkpointed at, if any, so the
   // source can choose where to start.
   virtual StatusOr<std::optional<Offset>> Open(PartitionId partition) = 0;
+  // The same with the partition's shard opened already, elsewhere (off this
+  // thread: BackgroundOpener); the lane takes it. Null for a stage without
+  // state.
+  virtual StatusOr<std::optional<Offset>> OpenWith(PartitionId partition,
+                                                   std::unique_ptr<store::Shard> shard) = 0;
   // The open lane starts at `offset`: records before it are not decided
   // again. Without a call, the lane's first record sets its start.
   virtual void StartAt(PartitionId partition, Offset offset) = 0;

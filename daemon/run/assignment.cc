@@ -13,11 +13,13 @@ constexpr Duration kQueryTimeout = std::chrono::seconds(10);
 
 Assignment::Assignment(const kafka::KafkaOptions& kafka, const RunOptions& run,
                        kafka::Consumer& consumer, ChangelogRestorer* restorer,
-                       UnownedShards* unowned, RunMetrics& metrics, const Clock& clock)
+                       pipeline::BackgroundOpener* opener, UnownedShards* unowned,
+                       RunMetrics& metrics, const Clock& clock)
     : kafka_(kafka),
       run_(run),
       consumer_(consumer),
       restorer_(restorer),
+      opener_(opener),
       unowned_(unowned),
       metrics_(metrics),
       clock_(clock) {}
@@ -63,8 +65,11 @@ StatusOr<Offset> Assignment::StartOffset(PartitionId p, const std::optional<Offs
   return Offset(low);  // a new group: from the earliest record
 }
 
-StatusOr<std::pair<PartitionId, Offset>> Assignment::Open(PartitionId p, pipeline::Lanes& lanes) {
-  PS_ASSIGN_OR_RETURN(std::optional<Offset> checkpointed, lanes.Open(p));
+StatusOr<std::pair<PartitionId, Offset>> Assignment::Open(PartitionId p,
+                                                          std::unique_ptr<store::Shard> shard,
+                                                          pipeline::Lanes& lanes) {
+  PS_ASSIGN_OR_RETURN(std::optional<Offset> checkpointed,
+                      shard ? lanes.OpenWith(p, std::move(shard)) : lanes.Open(p));
   std::optional<Offset> replay_until;
   PS_ASSIGN_OR_RETURN(Offset start, StartOffset(p, checkpointed, &replay_until));
   lanes.StartAt(p, start);
@@ -81,64 +86,125 @@ StatusOr<std::pair<PartitionId, Offset>> Assignment::Open(PartitionId p, pipelin
   return std::make_pair(p, start);
 }
 
-Status Assignment::TakeUp(const std::vector<PartitionId>& partitions, pipeline::Lanes& lanes) {
+Status Assignment::TakeUp(Shards partitions, pipeline::Lanes& lanes) {
   std::vector<std::pair<PartitionId, Offset>> positions;
-  Status failed;
-  for (PartitionId p : partitions) {
-    StatusOr<std::pair<PartitionId, Offset>> one = Open(p, lanes);
-    if (!one.ok()) {
-      failed = one.status().WithContext("partition " + std::to_string(p.value()));
-      break;
-    }
+  for (auto& [p, shard] : partitions) {
+    StatusOr<std::pair<PartitionId, Offset>> one = Open(p, std::move(shard), lanes);
+    if (!one.ok()) return one.status().WithContext("partition " + std::to_string(p.value()));
     positions.push_back(*one);
   }
-  PS_RETURN_IF_ERROR(failed);
   return consumer_.Assign(positions);
+}
+
+Status Assignment::Prepare(PartitionId p, Shards* now) {
+  if (restorer_ != nullptr) {
+    // A shard behind the changelog is restored first; it opens when that is
+    // done (Advance).
+    PS_ASSIGN_OR_RETURN(bool restoring, restorer_->Begin(p));
+    if (restoring) return Status::Ok();
+  }
+  if (opener_ != nullptr) {
+    BeginOpen(p);
+  } else {
+    (*now)[p] = nullptr;
+  }
+  return Status::Ok();
+}
+
+void Assignment::BeginOpen(PartitionId p) {
+  spdlog::info("opening the shard of {}-{} (the consumer goes on polling meanwhile)",
+               consumer_.topic(), p.value());
+  opener_->Begin(p);
 }
 
 void Assignment::OnAssigned(const std::vector<PartitionId>& partitions, pipeline::Lanes& lanes) {
   metrics_.rebalances.WithLabels({"assign"}).Increment();
-  std::vector<PartitionId> now;
+  Shards now;
   for (PartitionId p : partitions) {
     if (unowned_ != nullptr) unowned_->Owned(p);
-    if (restorer_ != nullptr) {
-      // A shard behind the changelog is restored first; its partition is
-      // taken up when that is done (AdvanceRestores).
-      StatusOr<bool> restoring = restorer_->Begin(p);
-      if (!restoring.ok()) {
-        fatal_ = restoring.status().WithContext("partition " + std::to_string(p.value()));
-        continue;
-      }
-      if (*restoring) continue;
+    if (opener_ != nullptr && opener_->Holds(p)) {
+      // Revoked while its shard was opening and given back before that open
+      // ended: the shard is still locked by it.
+      waiting_.insert(p);
+      continue;
     }
-    now.push_back(p);
+    const Status s = Prepare(p, &now);
+    if (!s.ok()) fatal_ = s.WithContext("partition " + std::to_string(p.value()));
   }
-  const Status taken = TakeUp(now, lanes);
+  // Only lanes without a shard to open are taken up here: opening a shard
+  // reads all of its entries, which the rebalance callback must not wait
+  // for. Even with none, the incremental assign is what completes the
+  // cooperative rebalance.
+  const Status taken = TakeUp(std::move(now), lanes);
   if (!taken.ok()) fatal_ = taken;
   // librdkafka calls this at the end of every cooperative rebalance, even
   // with nothing new: joined, and ready once every assigned shard is open.
   UpdateReadiness();
 }
 
-Status Assignment::AdvanceRestores(pipeline::Lanes& lanes) {
-  if (!restoring()) return Status::Ok();
-  PS_ASSIGN_OR_RETURN(std::vector<PartitionId> done,
-                      restorer_->Advance(std::chrono::milliseconds(50)));
-  if (done.empty()) return Status::Ok();
-  PS_RETURN_IF_ERROR(TakeUp(done, lanes));
+Status Assignment::ResumeWaiting(Shards* now) {
+  std::vector<PartitionId> free;
+  for (PartitionId p : waiting_) {
+    if (!opener_->Holds(p)) free.push_back(p);
+  }
+  for (PartitionId p : free) {
+    waiting_.erase(p);
+    PS_RETURN_IF_ERROR(Prepare(p, now).WithContext("partition " + std::to_string(p.value())));
+  }
+  return Status::Ok();
+}
+
+Status Assignment::Advance(pipeline::Lanes& lanes) {
+  if (!pending()) return Status::Ok();
+  Shards ready;
+  if (restoring()) {
+    PS_ASSIGN_OR_RETURN(std::vector<PartitionId> restored,
+                        restorer_->Advance(std::chrono::milliseconds(50)));
+    for (PartitionId p : restored) {
+      if (opener_ != nullptr) {
+        BeginOpen(p);
+      } else {
+        ready[p] = nullptr;
+      }
+    }
+  }
+  if (opener_ != nullptr) {
+    PS_RETURN_IF_ERROR(ResumeWaiting(&ready));
+    for (pipeline::BackgroundOpener::Finished& f : opener_->TakeFinished()) {
+      if (!f.shard.ok()) {
+        return f.shard.status().WithContext("partition " + std::to_string(f.partition.value()));
+      }
+      ready[f.partition] = std::move(*f.shard);
+    }
+  }
+  if (!ready.empty()) PS_RETURN_IF_ERROR(TakeUp(std::move(ready), lanes));
   UpdateReadiness();
   return Status::Ok();
 }
 
-void Assignment::UpdateReadiness() { metrics_.SetReady(fatal_.ok() && !restoring()); }
+bool Assignment::pending() const {
+  return restoring() || (opener_ != nullptr && opener_->busy()) || !waiting_.empty();
+}
 
-std::vector<PartitionId> Assignment::StopRestoring(const std::vector<PartitionId>& partitions) {
+bool Assignment::pending(PartitionId p) const {
+  return (restorer_ != nullptr && restorer_->restoring(p)) ||
+         (opener_ != nullptr && opener_->opening(p)) || waiting_.count(p) > 0;
+}
+
+void Assignment::UpdateReadiness() { metrics_.SetReady(fatal_.ok() && !pending()); }
+
+std::vector<PartitionId> Assignment::StopTakingUp(const std::vector<PartitionId>& partitions) {
   std::vector<PartitionId> assigned;
   for (PartitionId p : partitions) {
     if (unowned_ != nullptr) unowned_->NotOwned(p);
-    if (restoring(p)) {
+    if (restorer_ != nullptr && restorer_->restoring(p)) {
       restorer_->Cancel(p);
-    } else {
+    } else if (opener_ != nullptr && opener_->opening(p)) {
+      // Closed on its worker when the open ends, which the stop hastens.
+      opener_->Cancel(p);
+      spdlog::info("opening the shard of {}-{} stopped: the partition was taken away",
+                   consumer_.topic(), p.value());
+    } else if (waiting_.erase(p) == 0) {
       assigned.push_back(p);
     }
   }
@@ -148,15 +214,15 @@ std::vector<PartitionId> Assignment::StopRestoring(const std::vector<PartitionId
 
 void Assignment::OnRevoked(const std::vector<PartitionId>& all, pipeline::Lanes& lanes) {
   metrics_.rebalances.WithLabels({"revoke"}).Increment();
-  const std::vector<PartitionId> partitions = StopRestoring(all);
+  const std::vector<PartitionId> partitions = StopTakingUp(all);
   const auto deadline = clock_.SteadyNow() + run_.shutdown_timeout;
   for (PartitionId p : partitions) {
     if (!lanes.IsOpen(p)) continue;
     lanes.Revoke(p, deadline);
     spdlog::info("revoked {}-{}", consumer_.topic(), p.value());
   }
-  // Even with none left (every revoked partition was still restoring, so
-  // never assigned): the unassign is what completes the cooperative
+  // Even with none left (every revoked partition was still restoring or
+  // opening, so never assigned): the unassign is what completes the cooperative
   // rebalance. Without it the member never rejoins, and closing it waits
   // forever.
   const Status s = consumer_.Unassign(partitions);
@@ -167,7 +233,7 @@ void Assignment::OnLost(const std::vector<PartitionId>& all, pipeline::Lanes& la
   // Another member may own these already: nothing is checkpointed or
   // committed, and what was decided since the last checkpoint is dropped.
   metrics_.rebalances.WithLabels({"lost"}).Increment();
-  const std::vector<PartitionId> partitions = StopRestoring(all);
+  const std::vector<PartitionId> partitions = StopTakingUp(all);
   for (PartitionId p : partitions) {
     spdlog::warn("lost {}-{}: dropping its work since the last checkpoint", consumer_.topic(),
                  p.value());

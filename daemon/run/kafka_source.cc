@@ -17,9 +17,10 @@ StatusOr<std::unique_ptr<KafkaSource>> KafkaSource::Create(const kafka::KafkaOpt
 KafkaSource::~KafkaSource() = default;
 
 Status KafkaSource::Start(int32_t input_partitions, ChangelogRestorer* restorer,
-                          UnownedShards* unowned, bool ends_come_later) {
+                          pipeline::BackgroundOpener* opener, UnownedShards* unowned,
+                          bool ends_come_later) {
   input_partitions_ = input_partitions;
-  assignment_.emplace(kafka_, run_, *consumer_, restorer, unowned, metrics_, clock_);
+  assignment_.emplace(kafka_, run_, *consumer_, restorer, opener, unowned, metrics_, clock_);
   if (!ends_come_later) PS_RETURN_IF_ERROR(ends_.Compute(*consumer_, input_partitions));
   return consumer_->Subscribe();
 }
@@ -34,10 +35,16 @@ Status KafkaSource::Poll(Duration wait, pipeline::Lanes& lanes) {
   if (!ends_.known() && ends_.enabled() && run_.upstream_done != nullptr &&
       run_.upstream_done->load()) {
     // Everything the re-keying stage will publish is acknowledged: this
-    // stage's ends are the repartition topic's ends now.
+    // stage's ends are the repartition topic's ends now. A partition already
+    // read to there (its last records transaction markers) says so no more.
     PS_RETURN_IF_ERROR(ends_.Compute(*consumer_, input_partitions_));
+    for (const auto& [p, seen] : ends_seen_) {
+      if (const std::optional<Offset> end = ends_.EndOf(p); end && seen >= *end) {
+        lanes.SkipTo(p, *end);
+      }
+    }
   }
-  PS_RETURN_IF_ERROR(assignment_->AdvanceRestores(lanes));
+  PS_RETURN_IF_ERROR(assignment_->Advance(lanes));
   if (assignment_->restoring()) wait = std::min(wait, Duration(1));
   // One wait, then whatever else is already fetched, up to a bound so the
   // pipeline's other steps run often.
@@ -53,6 +60,7 @@ Status KafkaSource::Poll(Duration wait, pipeline::Lanes& lanes) {
       case kafka::Consumed::Kind::kPartitionEnd:
         // The last offsets may be transaction markers, never delivered: at
         // the end of the log the backfill's end is reached all the same.
+        ends_seen_[m.partition()] = m.offset();
         if (const std::optional<Offset> end = ends_.EndOf(m.partition());
             end && m.offset() >= *end) {
           lanes.SkipTo(m.partition(), *end);
@@ -108,7 +116,7 @@ void KafkaSource::Finished(PartitionId p) {
 }
 
 bool KafkaSource::Owns(PartitionId p, const pipeline::Lanes& lanes) const {
-  return lanes.IsOpen(p) || (assignment_ && assignment_->restoring(p)) || ends_.reached(p);
+  return lanes.IsOpen(p) || (assignment_ && assignment_->pending(p)) || ends_.reached(p);
 }
 
 void KafkaSource::OnAssigned(const std::vector<PartitionId>& partitions) {
@@ -116,10 +124,12 @@ void KafkaSource::OnAssigned(const std::vector<PartitionId>& partitions) {
 }
 
 void KafkaSource::OnRevoked(const std::vector<PartitionId>& partitions) {
+  for (PartitionId p : partitions) ends_seen_.erase(p);
   if (lanes_ != nullptr && assignment_) assignment_->OnRevoked(partitions, *lanes_);
 }
 
 void KafkaSource::OnLost(const std::vector<PartitionId>& partitions) {
+  for (PartitionId p : partitions) ends_seen_.erase(p);
   if (lanes_ != nullptr && assignment_) assignment_->OnLost(partitions, *lanes_);
 }
 

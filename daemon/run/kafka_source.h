@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -36,16 +37,18 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
   // The consumer, for start-up checks (metadata) before Start().
   kafka::Consumer& consumer() { return *consumer_; }
 
-  // Sets up assignment with its restores (null without a changelog) and the
-  // backfill ends (unless they come later), then subscribes.
-  Status Start(int32_t input_partitions, ChangelogRestorer* restorer, UnownedShards* unowned,
-               bool ends_come_later);
+  // Sets up assignment with its restores (null without a changelog), its
+  // shard opener (null without state) and the backfill ends (unless they
+  // come later), then subscribes.
+  Status Start(int32_t input_partitions, ChangelogRestorer* restorer,
+               pipeline::BackgroundOpener* opener, UnownedShards* unowned, bool ends_come_later);
   // Leaves the group; revocations from here on reach `lanes`.
   void Close(pipeline::Lanes& lanes);
 
   Status Poll(Duration wait, pipeline::Lanes& lanes) override;
   void Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) override;
   Status Rewind(PartitionId partition, Offset offset) override {
+    ends_seen_.erase(partition);
     return consumer_->Seek(partition, offset);
   }
   void Pause(const std::vector<PartitionId>& partitions) override { consumer_->Pause(partitions); }
@@ -58,7 +61,8 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
   void Finished(PartitionId partition) override;
   bool Exhausted() const override { return ends_.Complete(); }
 
-  // Partitions this instance owns or is restoring (shard clean-up).
+  // Partitions this instance owns or is restoring or opening (shard
+  // clean-up).
   bool Owns(PartitionId partition, const pipeline::Lanes& lanes) const;
   bool restoring() const { return assignment_ && assignment_->restoring(); }
   // The backfill's ends are known and `upstream_done` says so.
@@ -84,6 +88,9 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
   BackfillEnds ends_;
   int32_t input_partitions_ = 0;
   pipeline::Lanes* lanes_ = nullptr;  // what rebalances act on: set by Poll and Close
+  // The last end of each partition reported since it was assigned: an end
+  // reached before the backfill's ends were known is not reported again.
+  std::map<PartitionId, Offset> ends_seen_;
 };
 
 }  // namespace pagesieve::run

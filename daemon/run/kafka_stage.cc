@@ -132,7 +132,18 @@ Status KafkaStage::Start() {
       PipelineOptionsOf(), clock_);
   // The stage reading the repartition topic learns its backfill ends once
   // the re-keying stage is done (KafkaSource::Poll).
-  PS_RETURN_IF_ERROR(source_->Start(input_partitions, restorer_.get(),
+  if (stateful()) {
+    // As many workers as fingerprinting gets: a member given many partitions
+    // opens them in parallel, within the cores the daemon was given. The
+    // workers read only what no longer changes once started (the topic, the
+    // shard options) and the thread-safe StateEnv.
+    opener_ = std::make_unique<pipeline::BackgroundOpener>(
+        [this](PartitionId p, std::stop_token stop) {
+          return state_->OpenShard(kafka_.input_topic, p, engine_.shard, std::move(stop));
+        },
+        run_.threads);
+  }
+  PS_RETURN_IF_ERROR(source_->Start(input_partitions, restorer_.get(), opener_.get(),
                                     unowned_ ? &*unowned_ : nullptr,
                                     run_.stage == StageKind::kDecideRekeyed));
   spdlog::info("{}consuming {} as group {} ({} partitions), {} {} threads",

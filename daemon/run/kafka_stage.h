@@ -11,6 +11,7 @@
 #include "kafka/kafka_options.h"
 #include "kafka/kafka_sink.h"
 #include "kafka/output_messages.h"
+#include "pipeline/background_opener.h"
 #include "pipeline/pipeline.h"
 #include "run/changelog_restorer.h"
 #include "run/kafka_source.h"
@@ -79,6 +80,9 @@ class KafkaStage {
   std::optional<TransactionalId> transactional_id_;  // exactly once
   std::unique_ptr<store::StateEnv> state_;  // none in the re-keying stage
   std::unique_ptr<kafka::KafkaSink> sink_;
+  // Opens shards for the source's assignment (none in the re-keying stage).
+  // After the state it opens from, before the source that uses it.
+  std::unique_ptr<pipeline::BackgroundOpener> opener_;
   std::unique_ptr<KafkaSource> source_;
   std::unique_ptr<ChangelogRestorer> restorer_;  // with changelog.enabled
   std::optional<UnownedShards> unowned_;         // with changelog.enabled

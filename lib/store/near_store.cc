@@ -9,6 +9,13 @@
 #include "store/keys.h"
 
 namespace pagesieve::store {
+namespace {
+
+// Entries BuildIndex reads between looks at its stop token: a few
+// milliseconds of work, so a stopped open ends at once.
+constexpr uint64_t kStopCheckInterval = 4096;
+
+}  // namespace
 
 NearStore::NearStore(ShardDb* db, const NearLayout* layout, const LshBands* bands,
                      int fingerprint_version, Duration ttl, const EventTime* watermark)
@@ -23,7 +30,7 @@ NearStore::NearStore(ShardDb* db, const NearLayout* layout, const LshBands* band
   if (bands_) lsh_.emplace(bands_->bands(), grace_);
 }
 
-Status NearStore::BuildIndex() {
+Status NearStore::BuildIndex(const std::stop_token& stop) {
   DropExpired();
   const int64_t cutoff = LiveCutoff(ToMillis(*watermark_), ttl_);
   rocksdb::ReadOptions options;
@@ -35,7 +42,11 @@ Status NearStore::BuildIndex() {
     if (lsh_) lsh_->Reserve(static_cast<size_t>(estimate));
   }
   std::unique_ptr<rocksdb::Iterator> it(db_->db()->NewIterator(options, db_->handle(kNearCf)));
+  uint64_t read = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (++read % kStopCheckInterval == 0 && stop.stop_requested()) {
+      return Status::Aborted("shard " + db_->dir() + ": open stopped while indexing SimHashes");
+    }
     const rocksdb::Slice key = it->key(), value = it->value();
     if (key.size() != kSimHashKeySize || value.size() < 16) {
       return Status::Corruption("shard " + db_->dir() + ": malformed SimHash entry");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,8 +42,9 @@ class NearStore {
             Duration ttl, const EventTime* watermark);
 
   // Indexes every entry of the near column family that may be live at the
-  // watermark (at open: the indexes are not stored).
-  Status BuildIndex();
+  // watermark (at open: the indexes are not stored). `stop` ends it early
+  // with Aborted (StateEnv::OpenShard).
+  Status BuildIndex(const std::stop_token& stop = {});
 
   // TierStores::FindNear for one scope (near_find.cc).
   StatusOr<std::vector<NearCandidate>> Find(uint64_t scope_id, const NearQuery& query,

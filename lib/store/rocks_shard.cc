@@ -28,7 +28,8 @@ constexpr uint64_t kSweepKeysPerWrite = 4;
 
 StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv::Resources> env,
                                                   const std::string& dir,
-                                                  const ShardOptions& options) {
+                                                  const ShardOptions& options,
+                                                  std::stop_token stop) {
   PS_RETURN_IF_ERROR(ValidateShardOptions(options));
   PS_ASSIGN_OR_RETURN(NearLayout layout,
                       NearLayout::Create(options.near_max_distance, options.near_tables));
@@ -51,7 +52,7 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   PS_ASSIGN_OR_RETURN(ShardProgress progress, LoadProgress(db.get()));
   bool rebuilt = false;
   PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFilter> bloom,
-                      LoadUrlBloom(db.get(), options, progress.watermark, &rebuilt));
+                      LoadUrlBloom(db.get(), options, progress.watermark, &rebuilt, stop));
   if (rebuilt) db->ClearOnCommit(kBloomCf);  // pages of the filter it replaces
   durable->Publish(ToMillis(progress.watermark));
   std::unique_ptr<RocksShard> shard(new RocksShard(std::move(env), options, layout, bands,
@@ -60,7 +61,7 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   shard->watermark_ = progress.watermark;
   shard->checkpointed_ = progress.next_offset;
   shard->changelog_next_ = progress.changelog_next;
-  PS_RETURN_IF_ERROR(shard->near_.BuildIndex());
+  PS_RETURN_IF_ERROR(shard->near_.BuildIndex(stop));
   return std::unique_ptr<Shard>(std::move(shard));
 }
 

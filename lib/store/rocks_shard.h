@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
 
 #include "store/time_decayed_filter.h"
@@ -30,8 +31,10 @@ namespace pagesieve::store {
 // reopening (back at the last checkpoint) is safe.
 class RocksShard final : public Shard {
  public:
+  // `stop`: see StateEnv::OpenShard.
   static StatusOr<std::unique_ptr<Shard>> Open(std::shared_ptr<const StateEnv::Resources> env,
-                                               const std::string& dir, const ShardOptions& options);
+                                               const std::string& dir, const ShardOptions& options,
+                                               std::stop_token stop = {});
 
   EventTime watermark() const override { return watermark_; }
   void ObserveEventTime(EventTime t) override;

@@ -45,14 +45,16 @@ StatusOr<std::string> StateEnv::CreateShardPath(std::string_view topic,
 }
 
 StatusOr<std::unique_ptr<Shard>> StateEnv::OpenShard(std::string_view topic, PartitionId partition,
-                                                     const ShardOptions& options) {
+                                                     const ShardOptions& options,
+                                                     std::stop_token stop) {
   PS_ASSIGN_OR_RETURN(std::string path, CreateShardPath(topic, partition));
-  return OpenShardAt(path, options);
+  return OpenShardAt(path, options, std::move(stop));
 }
 
 StatusOr<std::unique_ptr<Shard>> StateEnv::OpenShardAt(const std::string& dir,
-                                                       const ShardOptions& options) {
-  return RocksShard::Open(resources_, dir, options);
+                                                       const ShardOptions& options,
+                                                       std::stop_token stop) {
+  return RocksShard::Open(resources_, dir, options, std::move(stop));
 }
 
 StatusOr<std::unique_ptr<ShardRestore>> StateEnv::OpenRestore(std::string_view topic,

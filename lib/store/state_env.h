@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -30,11 +31,16 @@ class StateEnv {
   // <dir>/<topic>-<partition>/. Fails with FailedPrecondition when another
   // process (or this one) holds it, or when it was written under another
   // fingerprint version or SimHash table layout; the message says how to
-  // reset it.
+  // reset it. Opening reads every live entry to rebuild the in-memory
+  // indexes (seconds per million entries); a stop requested through `stop`
+  // ends it early with Aborted, so an open on another thread can be given
+  // up (a revoked partition, a shutdown) without waiting for it.
   StatusOr<std::unique_ptr<Shard>> OpenShard(std::string_view topic, PartitionId partition,
-                                             const ShardOptions& options);
+                                             const ShardOptions& options,
+                                             std::stop_token stop = {});
   // The same for an explicit directory.
-  StatusOr<std::unique_ptr<Shard>> OpenShardAt(const std::string& dir, const ShardOptions& options);
+  StatusOr<std::unique_ptr<Shard>> OpenShardAt(const std::string& dir, const ShardOptions& options,
+                                               std::stop_token stop = {});
 
   // Opens the shard of a partition, creating it when missing, to restore it
   // from a changelog (shard_restore.h). Fails like OpenShard.

@@ -13,6 +13,10 @@
 namespace pagesieve::store {
 namespace {
 
+// Entries a rebuild reads between looks at its stop token: a few
+// milliseconds of work, so a stopped open ends at once.
+constexpr uint64_t kStopCheckInterval = 4096;
+
 Status LoadPages(ShardDb* db, TimeDecayedFilter* bloom) {
   std::unique_ptr<rocksdb::Iterator> it(
       db->db()->NewIterator(rocksdb::ReadOptions(), db->handle(kBloomCf)));
@@ -29,11 +33,16 @@ Status LoadPages(ShardDb* db, TimeDecayedFilter* bloom) {
 }
 
 // Inserts every URL entry into `bloom`; the filter skips the expired ones.
-Status InsertUrlEntries(ShardDb* db, TimeDecayedFilter* bloom) {
+Status InsertUrlEntries(ShardDb* db, TimeDecayedFilter* bloom, const std::stop_token& stop) {
   rocksdb::ReadOptions options;
   options.total_order_seek = true;  // a full scan, across prefixes
   std::unique_ptr<rocksdb::Iterator> it(db->db()->NewIterator(options, db->handle(kUrlCf)));
+  uint64_t read = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (++read % kStopCheckInterval == 0 && stop.stop_requested()) {
+      return Status::Aborted("shard " + db->dir() +
+                             ": open stopped while rebuilding the URL filter");
+    }
     const rocksdb::Slice k = it->key();
     int64_t last_seen = 0;
     if (k.size() != kDigestKeySize ||
@@ -99,7 +108,8 @@ bool IsConfiguredFilter(const TimeDecayedFilter& filter, const ShardOptions& opt
 }
 
 StatusOr<std::unique_ptr<TimeDecayedFilter>> LoadUrlBloom(ShardDb* db, const ShardOptions& options,
-                                                          EventTime watermark, bool* rebuilt) {
+                                                          EventTime watermark, bool* rebuilt,
+                                                          std::stop_token stop) {
   *rebuilt = false;
   PS_ASSIGN_OR_RETURN(std::optional<std::string> header, GetMeta(db, kBloomHeaderKey));
   if (header) {
@@ -112,7 +122,7 @@ StatusOr<std::unique_ptr<TimeDecayedFilter>> LoadUrlBloom(ShardDb* db, const Sha
   }
   PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFilter> bloom, CreateUrlFilter(options));
   bloom->AdvanceWatermark(watermark);
-  PS_RETURN_IF_ERROR(InsertUrlEntries(db, bloom.get()));
+  PS_RETURN_IF_ERROR(InsertUrlEntries(db, bloom.get(), stop));
   *rebuilt = true;
   return bloom;
 }

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 
 #include "common/digest.h"
 #include "common/status_or.h"
@@ -41,9 +42,11 @@ inline uint64_t UrlBloomKey(uint64_t scope_id, const Digest128& url) {
 // (url.mode = exact), a new filter is built from the live URL entries and
 // *rebuilt is set: the caller must then have the stale pages deleted at the
 // next checkpoint. In url.mode = bloom the stored filter is the only record
-// of the URLs seen, so it is kept with the options it was built for.
+// of the URLs seen, so it is kept with the options it was built for. A
+// rebuild reads every URL entry; `stop` ends it early with Aborted.
 StatusOr<std::unique_ptr<TimeDecayedFilter>> LoadUrlBloom(ShardDb* db, const ShardOptions& options,
-                                                          EventTime watermark, bool* rebuilt);
+                                                          EventTime watermark, bool* rebuilt,
+                                                          std::stop_token stop = {});
 
 // The filter of the last checkpoint exactly as stored, whatever the options
 // (for inspection: never rebuilt), advanced to `watermark`; null when the

@@ -29,6 +29,9 @@ class RecordingLanes final : public Lanes {
     open.insert(p);
     return checkpointed;
   }
+  StatusOr<std::optional<Offset>> OpenWith(PartitionId p, std::unique_ptr<store::Shard>) override {
+    return Open(p);
+  }
   void StartAt(PartitionId, Offset offset) override { start = offset; }
   void ReplayUntil(PartitionId, Offset) override {}
   void SkipTo(PartitionId, Offset) override {}

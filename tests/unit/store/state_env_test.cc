@@ -1,17 +1,22 @@
-// StateEnv::RemoveShard never deletes a shard that is open.
+// StateEnv::RemoveShard never deletes a shard that is open; an open whose
+// stop was requested gives up.
 
 #include "store/state_env.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <stop_token>
 
 #include "store_test_util.h"
 
 namespace pagesieve::store {
 namespace {
 
+using storetest::DigestOf;
+using storetest::MakeOrigin;
 using storetest::MakeTempDir;
+using storetest::Ms;
 using storetest::TestEnvOptions;
 using storetest::TestShardOptions;
 
@@ -37,6 +42,36 @@ TEST(StateEnvTest, AnOpenShardIsNotRemovedAndAClosedOneIs) {
   EXPECT_FALSE(std::filesystem::exists(dir));
   // Nothing to remove is fine.
   EXPECT_TRUE((*env)->RemoveShard("pages", PartitionId(5)).ok());
+  std::filesystem::remove_all(root);
+}
+
+// The daemon opens shards on a worker thread and gives up an open whose
+// partition was revoked, or when it shuts down: the rebuild of the indexes
+// must notice, rather than read millions of entries first.
+TEST(StateEnvTest, AnOpenWhoseStopWasRequestedEndsAbortedAndReleasesTheShard) {
+  const std::filesystem::path root = MakeTempDir();
+  StatusOr<std::unique_ptr<StateEnv>> env = StateEnv::Create(TestEnvOptions(root));
+  ASSERT_TRUE(env.ok()) << env.status().ToString();
+  {
+    std::unique_ptr<Shard> shard =
+        (*env)->OpenShard("pages", PartitionId(1), TestShardOptions()).value();
+    // More entries than one stretch between two looks at the token.
+    for (uint64_t i = 0; i < 10'000; ++i) {
+      ASSERT_TRUE(shard->InsertNear("s", DigestOf(i).Low64(), "", MakeOrigin(i, Ms(1000))).ok());
+    }
+    ASSERT_TRUE(shard->Checkpoint(Offset(10'000)).ok());
+  }
+  std::stop_source stop;
+  stop.request_stop();
+  StatusOr<std::unique_ptr<Shard>> stopped =
+      (*env)->OpenShard("pages", PartitionId(1), TestShardOptions(), stop.get_token());
+  EXPECT_EQ(stopped.status().code(), StatusCode::kAborted) << stopped.status().ToString();
+  // Given up, not half open: the shard is free for the next open.
+  StatusOr<std::unique_ptr<Shard>> again =
+      (*env)->OpenShard("pages", PartitionId(1), TestShardOptions());
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ((*again)->checkpointed_offset(), Offset(10'000));
+  again->reset();
   std::filesystem::remove_all(root);
 }
 
