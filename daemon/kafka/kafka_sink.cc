@@ -29,8 +29,13 @@ class KafkaSink::Reports final : public RdKafka::DeliveryReportCb {
     const bool purged =
         m.err() == RdKafka::ERR__PURGE_QUEUE || m.err() == RdKafka::ERR__PURGE_INFLIGHT;
     const bool failed = m.err() != RdKafka::ERR_NO_ERROR && !purged;
-    sink_.OnDelivery(m.msg_opaque(), failed, failed ? m.topic_name() + ": " + m.errstr() : "",
-                     m.offset());
+    // Sent again, the same message fails the same way.
+    const bool permanent = m.err() == RdKafka::ERR_MSG_SIZE_TOO_LARGE ||
+                           m.err() == RdKafka::ERR_RECORD_LIST_TOO_LARGE ||
+                           m.err() == RdKafka::ERR_INVALID_RECORD ||
+                           m.err() == RdKafka::ERR_TOPIC_AUTHORIZATION_FAILED;
+    sink_.OnDelivery(m.msg_opaque(), failed, failed && permanent,
+                     failed ? m.topic_name() + ": " + m.errstr() : "", m.offset());
   }
 
  private:
@@ -221,6 +226,14 @@ Status KafkaSink::Send(const pipeline::OutputMessage& message,
   if (err == RdKafka::ERR__QUEUE_FULL) {
     return Status::ResourceExhausted("producer queue full");
   }
+  if (err == RdKafka::ERR__STATE && member_ != nullptr) {
+    // The transaction failed (a message of it was refused): it must be
+    // aborted. The refusal's report is served first, so the lane that sent
+    // the refused message knows why.
+    producer_->poll(0);
+    return Status::Aborted("cannot produce to " + message.topic +
+                           ": the transaction failed and must be aborted");
+  }
   return Status::Unavailable("cannot produce to " + message.topic + ": " + RdKafka::err2str(err));
 }
 
@@ -228,7 +241,8 @@ void KafkaSink::Poll(Duration wait) { producer_->poll(static_cast<int>(wait.coun
 
 void KafkaSink::Flush(Duration timeout) { producer_->flush(static_cast<int>(timeout.count())); }
 
-void KafkaSink::OnDelivery(void* opaque, bool failed, const std::string& error, int64_t offset) {
+void KafkaSink::OnDelivery(void* opaque, bool failed, bool permanent, const std::string& error,
+                           int64_t offset) {
   if (failed && delivery_errors_ != nullptr) delivery_errors_->Increment();
   std::unique_ptr<Ticket> ticket(static_cast<Ticket*>(opaque));
   if (!ticket) return;
@@ -237,6 +251,7 @@ void KafkaSink::OnDelivery(void* opaque, bool failed, const std::string& error, 
   --counter.unacknowledged;
   if (failed) {
     if (counter.failures++ == 0) counter.first_error = error;
+    counter.permanent_failures += permanent;
   } else {
     counter.highest_offset = std::max(counter.highest_offset, offset);
   }

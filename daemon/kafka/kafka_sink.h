@@ -56,7 +56,8 @@ class KafkaSink final : public pipeline::Sink {
  private:
   class Reports;
   KafkaSink(metrics::Counter* delivery_errors);
-  void OnDelivery(void* opaque, bool failed, const std::string& error, int64_t offset);
+  void OnDelivery(void* opaque, bool failed, bool permanent, const std::string& error,
+                  int64_t offset);
   // Creates the producer (and initialises its transactions).
   Status Connect();
   // Gives the producer up and starts a new one with the same

@@ -115,8 +115,10 @@ Status Lane::CheckDeliveries() const {
     if (c != nullptr && c->failures > 0) {
       const std::string what = "delivering output of " + name_ + " failed: " + c->first_error;
       // In a transaction the failure aborts it, and the records are decided
-      // again; otherwise nothing after the failed message may be committed.
-      return options_.transactional ? Status::Aborted(what) : Status::Unavailable(what);
+      // again, unless deciding again would fail the same way; otherwise
+      // nothing after the failed message may be committed.
+      return options_.transactional && c->permanent_failures == 0 ? Status::Aborted(what)
+                                                                   : Status::Unavailable(what);
     }
   }
   return Status::Ok();

@@ -65,6 +65,10 @@ struct LaneOptions {
 // Not thread-safe: the pipeline's thread only.
 class Lane {
  public:
+  // Ok while every output of the lane was delivered or may still be; else
+  // why not: kAborted when the transaction holding it can be aborted and
+  // the records decided again, kUnavailable when that cannot mend it.
+  Status CheckDeliveries() const;
   // `name` is for messages ("pages-3"). `shard` is null for a stage without
   // state. The stage reads and writes `wrapper` when there is one (it wraps
   // the shard, to time it), else the shard itself.
@@ -165,7 +169,6 @@ class Lane {
   // whole, even when no record came since the last one, so that an idle
   // partition does not move without its history.
   bool SeedDue() const { return changelog_ && shard_->ships_snapshot(); }
-  Status CheckDeliveries() const;
   // Checkpoints at `next` (changelog already shipped, output acknowledged).
   Status Commit(Offset next);
 

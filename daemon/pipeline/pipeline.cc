@@ -76,7 +76,19 @@ bool Pipeline::DispatchCompletions() {
 
 Status Pipeline::ProcessAll() {
   for (auto& [p, open] : lanes_) {
-    PS_RETURN_IF_ERROR(open.lane->Process(sink_, options_.max_unacknowledged, counts_));
+    const Status s = open.lane->Process(sink_, options_.max_unacknowledged, counts_);
+    if (s.code() == StatusCode::kAborted && transactional()) {
+      // The open transaction failed: a refusal no retry mends stops the
+      // stage, naming the lane whose output was refused; anything else
+      // rolls back and decides again.
+      for (const auto& [q, other] : lanes_) {
+        const Status delivered = other.lane->CheckDeliveries();
+        if (delivered.code() == StatusCode::kUnavailable) return delivered;
+      }
+      if (!rollback_) rollback_ = s.message();
+      return Status::Ok();
+    }
+    PS_RETURN_IF_ERROR(s);
   }
   return Status::Ok();
 }

@@ -19,6 +19,10 @@ namespace pagesieve::pipeline {
 struct DeliveryCounter {
   int64_t unacknowledged = 0;
   int64_t failures = 0;
+  // Failures no retry can mend (a message larger than its topic takes):
+  // exactly once, these stop the stage like any failure at least once,
+  // where other failures abort the transaction and decide again.
+  int64_t permanent_failures = 0;
   std::string first_error;
   int64_t highest_offset = -1;  // of the acknowledged messages, where the sink knows it
 };

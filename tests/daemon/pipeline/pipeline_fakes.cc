@@ -61,11 +61,12 @@ void RecordingSink::AckNewest() {
   waiting_.pop_back();
 }
 
-void RecordingSink::FailNext(const std::string& error) {
+void RecordingSink::FailNext(const std::string& error, bool permanent) {
   auto c = waiting_.front();
   waiting_.pop_front();
   --c->unacknowledged;
   if (c->failures++ == 0) c->first_error = error;
+  c->permanent_failures += permanent;
 }
 
 void ScriptedSource::Assign(PartitionId p, std::optional<Offset> start) {

@@ -36,8 +36,9 @@ class RecordingSink final : public Sink {
   void AckNewestFirst();
   // Acknowledges only the newest unacknowledged message.
   void AckNewest();
-  // The oldest unacknowledged message fails with `error`.
-  void FailNext(const std::string& error);
+  // The oldest unacknowledged message fails with `error`; `permanent`: as
+  // a message too large for its topic, which no retry mends.
+  void FailNext(const std::string& error, bool permanent = false);
   void set_refuse(bool refuse) { refuse_ = refuse; }
   void set_auto_ack(bool auto_ack) { auto_ack_ = auto_ack; }
 

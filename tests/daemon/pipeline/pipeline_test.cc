@@ -232,6 +232,34 @@ TEST_F(PipelineTest, AFailedDeliveryStopsTheRunAndNamesThePartition) {
   EXPECT_TRUE(source_.committed.empty());
 }
 
+// Exactly once, a delivery failure aborts the transaction and the records
+// are decided again, unless deciding again must fail the same way (a
+// verdict larger than its topic takes): that stops the run, as at least
+// once, where it used to abort and retry without end.
+TEST_F(PipelineTest, ExactlyOnceADeliveryNoRetryMendsStopsTheRunAndAnotherRollsBack) {
+  options_.lane.transactional = true;
+  sink_.set_transactional(true);
+  Make();
+  source_.Assign(kP2);
+  Push(kP2, 0, "https://two.example/a", 1);
+  StepUntilSent(1);
+  sink_.FailNext("Broker: Request timed out");
+  clock_.Advance(std::chrono::seconds(2));
+  StepUntil([&] { return sink_.aborts == 1; });
+  EXPECT_EQ(source_.rewound[kP2], Offset(0));
+  Push(kP2, 0, "https://two.example/a", 1);
+  StepUntilSent(2);
+  sink_.FailNext("Broker: Message size too large", /*permanent=*/true);
+  clock_.Advance(std::chrono::seconds(2));
+  Status failed;
+  for (int i = 0; i < 10 && failed.ok(); ++i) failed = pipeline_->Step();
+  ASSERT_FALSE(failed.ok());
+  EXPECT_THAT(failed.message(), HasSubstr("pages-2"));
+  EXPECT_THAT(failed.message(), HasSubstr("Message size too large"));
+  EXPECT_EQ(sink_.aborts, 1);
+  EXPECT_TRUE(sink_.commits.empty());
+}
+
 TEST_F(PipelineTest, BackpressurePausesAboveTheBoundAndResumesBelowHalf) {
   options_.max_unacknowledged = 3;
   Make();
