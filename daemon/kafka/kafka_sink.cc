@@ -47,7 +47,24 @@ KafkaSink::KafkaSink(metrics::Counter* delivery_errors) : delivery_errors_(deliv
 KafkaSink::~KafkaSink() {
   // Reports for messages still queued are dropped with the producer; their
   // tickets go with them.
+  learned_topics_.clear();
   producer_.reset();
+}
+
+void KafkaSink::LearnTopic(const std::string& topic) {
+  learned_names_.push_back(topic);
+  std::string err;
+  std::unique_ptr<RdKafka::Topic> handle(
+      RdKafka::Topic::create(producer_.get(), topic, nullptr, err));
+  if (!handle) return;  // produce() reports what is wrong with the name
+  RdKafka::Metadata* metadata = nullptr;
+  // The answer fills librdkafka's topic cache. Without one (a broker away),
+  // the message waits for librdkafka's own refresh, as it would have.
+  if (producer_->metadata(false, handle.get(), &metadata, kLearnTopicTimeoutMs) ==
+      RdKafka::ERR_NO_ERROR) {
+    delete metadata;
+  }
+  learned_topics_.push_back(std::move(handle));
 }
 
 StatusOr<std::unique_ptr<KafkaSink>> KafkaSink::Create(const KafkaOptions& options,
@@ -94,6 +111,8 @@ Status KafkaSink::Reconnect() {
   producer_->purge(RdKafka::Producer::PURGE_QUEUE | RdKafka::Producer::PURGE_INFLIGHT |
                    RdKafka::Producer::PURGE_NON_BLOCKING);
   producer_->poll(0);
+  learned_topics_.clear();
+  learned_names_.clear();
   producer_.reset();
   in_transaction_ = false;
   return Connect();
@@ -205,6 +224,10 @@ Status KafkaSink::Send(const pipeline::OutputMessage& message,
     Status begun = TransactionError(producer_->begin_transaction(), "beginning a transaction");
     if (!begun.ok()) return Status::Unavailable(begun.message());
     in_transaction_ = true;
+  }
+  if (std::find(learned_names_.begin(), learned_names_.end(), message.topic) ==
+      learned_names_.end()) {
+    LearnTopic(message.topic);
   }
   std::unique_ptr<RdKafka::Headers> headers(RdKafka::Headers::create());
   for (const auto& [name, value] : message.headers) headers->add(name, value);
