@@ -34,10 +34,11 @@ class Broker:
         return subprocess.run([self.script, "status"], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL).returncode == 0
 
-    def create_topics(self, names, partitions):
-        """Creates every topic (a JVM each, so three at a time)."""
+    def create_topics(self, names, partitions, configs=()):
+        """Creates every topic (a JVM each, so three at a time), with the
+        topic configs `configs` ("key=value" each)."""
         def create(name):
-            r = subprocess.run([self.script, "create-topic", name, str(partitions)],
+            r = subprocess.run([self.script, "create-topic", name, str(partitions)] + list(configs),
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             if r.returncode != 0:
                 raise KafkaError("create-topic %s failed: %s" % (name, r.stderr[-500:]))

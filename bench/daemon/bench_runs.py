@@ -134,19 +134,20 @@ def run_daemon_backlog(pagesieve, broker, topics, threads, workdir, tag):
 
 
 class LatencyResult:
-    def __init__(self, rate, sent, usage, to_produced_ms, to_consumed_ms, dead_letters):
+    def __init__(self, rate, sent, usage, to_appended_ms, to_consumed_ms, dead_letters):
         self.rate = rate
         self.sent = sent
         self.usage = usage
-        self.to_produced_ms = to_produced_ms   # verdict CreateTime - input CreateTime
-        self.to_consumed_ms = to_consumed_ms   # verdict read by a consumer - input CreateTime
+        # Both topics stamp LogAppendTime: verdict appended - input appended.
+        self.to_appended_ms = to_appended_ms
+        self.to_consumed_ms = to_consumed_ms   # verdict read by a consumer - input appended
         self.dead_letters = dead_letters
 
 
 def produce_paced(broker, topic, lines, rate):
     """Sends line i at start + i / rate (open loop: a slow daemon does not
-    slow the producer down), through kcat, whose librdkafka stamps each record
-    with its produce time."""
+    slow the producer down), through kcat. The topic's LogAppendTime, not
+    kcat's CreateTime, starts each record's clock."""
     producer = broker.paced_producer(topic)
     start = time.monotonic()
     for i, line in enumerate(lines):
@@ -179,10 +180,10 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
         usage = child.wait(timeout_s=60)
     if not complete:
         raise RuntimeError("only %d of %d verdicts arrived" % (len(received), count))
-    produced_at = {}
+    appended_at = {}
     for line in broker.read_all(topics.input, "%p\t%o\t%T\n"):
         p, o, t = line.split("\t")
-        produced_at[(int(p), int(o))] = int(t)
+        appended_at[(int(p), int(o))] = int(t)
     by_position, dead = parse_output(line for _, line in received)
     read_at = {}
     for when, line in received:
@@ -190,9 +191,9 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
         if "verdict" in record:
             src = record["source"]
             read_at.setdefault((src["partition"], src["offset"]), when)
-    to_produced, to_consumed = [], []
+    to_appended, to_consumed = [], []
     for position, (stamp, _) in by_position.items():
-        sent = produced_at[position]
-        to_produced.append(stamp - sent)
+        sent = appended_at[position]
+        to_appended.append(stamp - sent)
         to_consumed.append(read_at[position] * 1000.0 - sent)
-    return LatencyResult(rate, count, usage, to_produced, to_consumed, dead)
+    return LatencyResult(rate, count, usage, to_appended, to_consumed, dead)

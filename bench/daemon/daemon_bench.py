@@ -8,9 +8,12 @@ then:
               (4 partitions, keyed by site), each in a fresh state directory
               and (for run) a fresh group; runs interleaved, median and range.
   latency     a running daemon fed the events at a steady rate (default 50%
-              of the measured run throughput): produce -> verdict percentiles.
+              of the measured run throughput): percentiles from the input's
+              append at the broker to the verdict's append, and to the
+              verdict read by a downstream consumer.
   memory      peak RSS of every run (wait4 ru_maxrss, i.e. VmHWM at exit).
 --dedup-only needs no broker: dedup with --threads 1 and one per core.
+--latency-only --rate R measures latency alone.
 
 Standard library only; drives kcat and the pagesieve binary. Exits 1 when a
 run fails or an event gets no verdict (or a different one from dedup's).
@@ -55,12 +58,18 @@ def parse_args():
     ap.add_argument("--rate", type=float, default=0, help="latency input rate (pages/s)")
     ap.add_argument("--latency-seconds", type=float, default=30)
     ap.add_argument("--skip-latency", action="store_true")
+    ap.add_argument("--latency-only", action="store_true",
+                    help="no throughput runs: latency at --rate alone")
     ap.add_argument("--daemon-set", action="append", default=[], metavar="KEY=VALUE",
                     help="a setting for every pagesieve run (repeatable), e.g. "
                          "changelog.enabled=false")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     ap.add_argument("--keep", action="store_true", help="keep the work directory and topics")
     args = ap.parse_args()
+    if args.latency_only:
+        if not args.rate:
+            ap.error("--latency-only needs --rate")
+        args.runs = 0
     if args.dedup_threads is None:
         args.dedup_threads = ("1,%d" % args.threads) if args.dedup_only else str(args.threads)
     args.dedup_threads = sorted({int(t) for t in args.dedup_threads.split(",")})
@@ -136,10 +145,15 @@ def prepare_broker(args, broker, stream, prefix):
         sys.exit("daemon_bench: no broker at %s: run scripts/kafka-local start (or --dedup-only)"
                  % args.bootstrap)
     topics = [prefix + "-in"] + ["%s-out%d" % (prefix, i) for i in range(args.runs)]
-    if not args.skip_latency:
-        topics += [prefix + "-lat-in", prefix + "-lat-out"]
-    say("creating %d topics" % len(topics))
+    say("creating %d topics" % (len(topics) + (0 if args.skip_latency else 2)))
     broker.create_topics(topics, args.partitions)
+    if not args.skip_latency:
+        # The broker stamps every record as it appends it: the latency runs
+        # from the input's append to the verdict's, the daemon's share alone.
+        # A CreateTime would start at the bench's producer, whose first
+        # records wait about a second in a freshly started kcat.
+        broker.create_topics([prefix + "-lat-in", prefix + "-lat-out"], args.partitions,
+                             ["message.timestamp.type=LogAppendTime"])
     say("producing %d events to %s-in" % (stream.events, prefix))
     broker.produce_file(prefix + "-in", stream.keyed_path)
     produced = broker.end_offsets(prefix + "-in", args.partitions)
@@ -163,11 +177,13 @@ def main():
                             "file_bytes": stream.file_bytes, "seed": args.seed}
         if not args.dedup_only:
             prepare_broker(args, broker, stream, prefix)
-        rows, report["dead_letters"] = throughput(args, broker, stream, prefix, workdir,
-                                                  report["problems"])
+        rows = []
+        if not args.latency_only:
+            rows, report["dead_letters"] = throughput(args, broker, stream, prefix, workdir,
+                                                      report["problems"])
         report["throughput"] = rows
         if not args.dedup_only:
-            run_row = rows[-1]
+            run_row = rows[-1] if rows else None
             dedup_row = next((r for r in rows if r["label"] == label("dedup", args.threads)), None)
             if dedup_row:
                 report["ratio"] = {k: run_row[k] / dedup_row[k]
