@@ -26,7 +26,7 @@ class JsonlFileReader final : public InputReader {
       record->stream = name_;
       record->partition = file_id_;
       record->offset = Offset(line_index);
-      record->value.assign(text);
+      record->value = std::string(text);
       record->default_event_id = name_ + ":" + std::to_string(line_index + 1);
       return true;
     }

@@ -121,6 +121,12 @@ std::optional<EventTime> Consumed::timestamp() const {
   return EventTimeFromMillis(ts.timestamp);
 }
 
+pipeline::Payload Consumed::SharedValue() const {
+  const std::optional<std::string_view> v = value();
+  if (!v) return {};
+  return pipeline::Payload::Borrowed(*v, message_);
+}
+
 pipeline::Headers Consumed::headers() const {
   pipeline::Headers out;
   RdKafka::Headers* headers = message_->headers();  // not const in librdkafka

@@ -14,6 +14,7 @@
 #include "common/types.h"
 #include "kafka/kafka_options.h"
 #include "pipeline/output_message.h"
+#include "pipeline/payload.h"
 
 namespace RdKafka {
 class ConsumerGroupMetadata;
@@ -57,11 +58,14 @@ class Consumed {
   Offset offset() const;
   std::optional<std::string_view> key() const;
   std::optional<std::string_view> value() const;  // none: a tombstone
+  // The value without a copy: it keeps the message (and librdkafka's fetch
+  // buffer under it) alive for as long as it lives.
+  pipeline::Payload SharedValue() const;
   std::optional<EventTime> timestamp() const;
   pipeline::Headers headers() const;
 
  private:
-  std::unique_ptr<RdKafka::Message> message_;
+  std::shared_ptr<RdKafka::Message> message_;
   Kind kind_;
 };
 

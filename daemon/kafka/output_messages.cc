@@ -23,7 +23,7 @@ const std::string& TopicFor(engine::VerdictKind kind, const OutputTopics& topics
 
 // The raw JSON (quotes and escapes as sent) of the event's body field, so it
 // is forwarded without decoding and encoding it again.
-std::optional<std::pair<std::string, std::string>> RawBody(const std::string& event_json,
+std::optional<std::pair<std::string, std::string>> RawBody(std::string_view event_json,
                                                            const std::string& body_field,
                                                            const std::string& base64_field) {
   thread_local simdjson::ondemand::parser parser;
@@ -141,7 +141,7 @@ OutputMessage DeadLetterMessage(const SourceRecord& input, const Status& error,
   } else {
     m.headers.emplace_back(kValueTruncatedHeader, original_size);
     const int64_t room = topics.max_message_bytes - SizeWithout(m);
-    m.value = input.value.substr(0, static_cast<size_t>(std::max<int64_t>(room, 0)));
+    m.value = input.value.view().substr(0, static_cast<size_t>(std::max<int64_t>(room, 0)));
   }
   return m;
 }

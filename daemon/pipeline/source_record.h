@@ -7,10 +7,11 @@
 #include "common/types.h"
 #include "engine/input_record.h"
 #include "pipeline/output_message.h"
+#include "pipeline/payload.h"
 
 namespace pagesieve::pipeline {
 
-// One input record as a source hands it to the pipeline, owning its bytes:
+// One input record as a source hands it to the pipeline, holding its bytes:
 // a Kafka message or a line of a file. The pipeline keeps it until its output
 // is sent, so dead letters can quote it and include_body can forward it.
 struct SourceRecord {
@@ -25,7 +26,7 @@ struct SourceRecord {
   Offset lane_offset{};
 
   std::optional<std::string> key;
-  std::string value;
+  Payload value;
   std::optional<EventTime> timestamp;  // Kafka timestamp: fetched_at's default
   Headers headers;
   std::string default_event_id;  // "topic-partition-offset" or "file:line"

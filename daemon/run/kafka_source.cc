@@ -89,7 +89,7 @@ void KafkaSource::Deliver(const kafka::Consumed& m, pipeline::Lanes& lanes) {
   r.offset = m.offset();
   r.lane_offset = m.offset();
   if (auto key = m.key()) r.key.emplace(*key);
-  if (auto value = m.value()) r.value.assign(*value);
+  r.value = m.SharedValue();
   r.timestamp = m.timestamp();
   r.headers = m.headers();
   r.default_event_id =
