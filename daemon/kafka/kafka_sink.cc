@@ -262,6 +262,12 @@ Status KafkaSink::Send(const pipeline::OutputMessage& message,
 
 void KafkaSink::Poll(Duration wait) { producer_->poll(static_cast<int>(wait.count())); }
 
+void KafkaSink::SendNow() {
+  // librdkafka sends what is queued at once while a flush is under way,
+  // ignoring linger.ms; a zero timeout does not wait for the answers.
+  if (producer_->outq_len() > 0) producer_->flush(1);
+}
+
 void KafkaSink::Flush(Duration timeout) { producer_->flush(static_cast<int>(timeout.count())); }
 
 void KafkaSink::OnDelivery(void* opaque, bool failed, bool permanent, const std::string& error,

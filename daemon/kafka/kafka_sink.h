@@ -45,6 +45,7 @@ class KafkaSink final : public pipeline::Sink {
   Status Send(const pipeline::OutputMessage& message,
               const std::shared_ptr<pipeline::DeliveryCounter>& counter) override;
   void Poll(Duration wait) override;
+  void SendNow() override;
   int64_t unacknowledged() const override { return unacknowledged_; }
 
   bool transactional() const override { return member_ != nullptr; }

@@ -102,6 +102,13 @@ Status Lane::Process(Sink& sink, int64_t max_unacknowledged, engine::VerdictCoun
   }
 }
 
+bool Lane::AwaitsAcknowledgements() const {
+  const bool checkpointing = commit_requested_ || (changelog_ && changelog_->shipping()) ||
+                             (!options_.transactional && CheckpointDue());
+  return checkpointing &&
+         (counter_->unacknowledged > 0 || (changelog_ && changelog_->deliveries().unacknowledged > 0));
+}
+
 bool Lane::CheckpointDue() const {
   if (!progressed()) return false;
   const CheckpointPolicy& policy = options_.checkpoint;

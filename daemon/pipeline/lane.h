@@ -149,6 +149,9 @@ class Lane {
   }
   // Batches are at the pool: waiting for them is worth it.
   bool WaitingForPool() const { return batches_.waiting_for_pool(); }
+  // A checkpoint or commit waits for this lane's output to be acknowledged:
+  // what the sink holds back to batch it holds back the checkpoint.
+  bool AwaitsAcknowledgements() const;
   // Bytes read and not yet processed: what backpressure counts.
   size_t pending_bytes() const { return pending_bytes_; }
   // The next offset to process: everything before it has its output.

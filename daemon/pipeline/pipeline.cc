@@ -41,6 +41,14 @@ Status Pipeline::Step() {
     }
   }
   PS_RETURN_IF_ERROR(ProcessAll());
+  // Output lingers in the sink to be sent in batches while more is coming;
+  // with nothing more to decide, or a checkpoint waiting for it, it goes now.
+  bool more = false, awaited = false;
+  for (const auto& [p, open] : lanes_) {
+    more |= open.lane->pending_bytes() > 0;
+    awaited |= open.lane->AwaitsAcknowledgements();
+  }
+  if (!more || awaited) sink_.SendNow();
   sink_.Poll(Duration(0));  // acknowledgements
   PS_RETURN_IF_ERROR(CheckpointAndCommit());
   ApplyBackpressure();
@@ -100,10 +108,13 @@ Status Pipeline::CheckpointAndCommit() {
     return Status::Ok();
   }
   std::vector<std::pair<PartitionId, Offset>> offsets;
+  bool awaited = false;
   for (auto& [p, open] : lanes_) {
     PS_ASSIGN_OR_RETURN(std::optional<Offset> done, open.lane->MaybeCheckpoint(sink_, false));
     if (done) offsets.emplace_back(p, *done);
+    awaited |= open.lane->AwaitsAcknowledgements();
   }
+  if (awaited) sink_.SendNow();  // the changelog records a checkpoint waits for
   if (offsets.empty()) return Status::Ok();
   source_.Commit(offsets, /*sync=*/false);
   return Status::Ok();
@@ -182,7 +193,10 @@ Status Pipeline::AdvanceTransaction(bool force, bool* committed) {
     PS_RETURN_IF_ERROR(lane_ready.status());
     ready &= *lane_ready;
   }
-  if (!ready) return Status::Ok();
+  if (!ready) {
+    sink_.SendNow();  // what the commit waits for, changelog records included
+    return Status::Ok();
+  }
   std::vector<std::pair<PartitionId, Offset>> offsets;
   for (const auto& [p, open] : lanes_) {
     if (std::optional<Offset> next = open.lane->commit_offset()) offsets.emplace_back(p, *next);

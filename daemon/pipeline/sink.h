@@ -50,6 +50,11 @@ class Sink {
   // for some when none has.
   virtual void Poll(Duration wait) = 0;
 
+  // Sends what is queued now rather than when a batch would fill: the
+  // pipeline calls it when it has nothing more to send for the moment, so
+  // output lingers only while more is coming.
+  virtual void SendNow() {}
+
   // Messages queued and not yet acknowledged, across lanes.
   virtual int64_t unacknowledged() const = 0;
 

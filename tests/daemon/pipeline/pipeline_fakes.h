@@ -27,6 +27,11 @@ class RecordingSink final : public Sink {
   // With auto-acknowledgement, every Poll() acknowledges all that is sent.
   void Poll(Duration) override;
   int64_t unacknowledged() const override { return static_cast<int64_t>(waiting_.size()); }
+  // Counts the calls, and how much had been sent at the last one.
+  void SendNow() override {
+    ++send_nows;
+    sent_at_last_send_now = sent.size();
+  }
 
   // Acknowledges everything sent, oldest first, at consecutive offsets of
   // one log.
@@ -53,6 +58,8 @@ class RecordingSink final : public Sink {
 
   std::vector<OutputMessage> sent;
   int polls = 0;
+  int send_nows = 0;
+  size_t sent_at_last_send_now = 0;
   // Each committed transaction's input offsets, and how many were aborted.
   std::vector<std::map<PartitionId, Offset>> commits;
   int aborts = 0;

@@ -159,6 +159,34 @@ TEST_F(PipelineTest, ALostPartitionIsDroppedAndDecidedAgainTheSameWay) {
   EXPECT_EQ(sink_.sent[1].value, first[1].value);
 }
 
+TEST_F(PipelineTest, OutputGoesAtOnceWhenNothingMoreIsComing) {
+  // A sink batches what it is given while more is coming (librdkafka's
+  // linger); once the lanes have decided everything they read, the last
+  // verdicts must not wait for a batch that will not fill.
+  Make();
+  source_.Assign(kP1);
+  for (int i = 0; i < 3; ++i) Push(kP1, i, "https://one.example/" + std::to_string(i), i);
+  StepUntilSent(3);
+  ASSERT_TRUE(pipeline_->Step().ok());
+  EXPECT_GT(sink_.send_nows, 0);
+  EXPECT_EQ(sink_.sent_at_last_send_now, 3u);
+}
+
+TEST_F(PipelineTest, ACommitWaitingForAcknowledgementsHasTheSinkSendAtOnce) {
+  options_.lane.transactional = true;
+  sink_.set_transactional(true);
+  Make();
+  source_.Assign(kP1);
+  for (int i = 0; i < 3; ++i) Push(kP1, i, "https://one.example/" + std::to_string(i), i);
+  StepUntilSent(3);
+  clock_.Advance(std::chrono::seconds(2));  // the commit is due, its verdicts unacknowledged
+  for (int i = 3; i < 6; ++i) Push(kP1, i, "https://one.example/" + std::to_string(i), i);
+  const int before = sink_.send_nows;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(pipeline_->Step().ok());
+  EXPECT_GT(sink_.send_nows, before);
+  EXPECT_TRUE(sink_.commits.empty());
+}
+
 TEST_F(PipelineTest, ExactlyOnceCommitsEveryLaneInOneTransactionBehindAcknowledgements) {
   options_.lane.transactional = true;
   sink_.set_transactional(true);
