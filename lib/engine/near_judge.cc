@@ -1,16 +1,26 @@
 #include "engine/near_judge.h"
 
 #include "fingerprint/minhash.h"
+#include "fingerprint/title_tokens.h"
 
 namespace pagesieve::engine {
 namespace {
 
-// What two sketches say of their pages: the estimated Jaccard, and how much
-// of the smaller page the larger holds (none when a size is unknown).
+// What two sketches say of their pages: the estimated Jaccard, how much of
+// the smaller page the larger holds (none when a size is unknown), and
+// whether two short pages' titles agree (title_tokens.h).
 struct Overlap {
   double jaccard = 0;
   std::optional<double> containment;
+  bool titles_agree = true;
 };
+
+// Where either page is short, its title is part of its identity: the other
+// page's title must agree with it.
+bool TitlesAgree(const fingerprint::MinHashSketch::Title& a,
+                 const fingerprint::MinHashSketch::Title& b) {
+  return !(a.counts || b.counts) || fingerprint::TitlesAgree(a.tokens, b.tokens);
+}
 
 // The overlap of two encoded sketches; none when either is missing,
 // unreadable or of other parameters (never compared then).
@@ -21,13 +31,17 @@ std::optional<Overlap> Compare(const std::optional<fingerprint::MinHashSketch>& 
   if (!other.ok()) return std::nullopt;
   StatusOr<double> j = fingerprint::EstimateJaccard(*mine, *other);
   if (!j.ok()) return std::nullopt;
-  return Overlap{*j, fingerprint::EstimateContainment(*j, mine->set_size(), other->set_size())};
+  return Overlap{*j, fingerprint::EstimateContainment(*j, mine->set_size(), other->set_size()),
+                 TitlesAgree(mine->title(), other->title())};
 }
 
 // Whether the sketches' overlap makes a duplicate under `rule`, and by which
 // test: the containment it was accepted by, if the Jaccard alone fell short.
 std::optional<NearVerdict> ByOverlap(const store::NearCandidate& c, const NearRule& rule,
                                      const Overlap& o) {
+  // Short pages that name different pages are different pages, however
+  // alike the text the extractor found (often what the site's pages share).
+  if (!o.titles_agree) return std::nullopt;
   if (o.jaccard >= rule.jaccard) return NearVerdict{&c, o.jaccard, NearMethod::kMinHash};
   const bool contained = rule.containment > 0 && o.jaccard >= rule.containment_jaccard &&
                          o.containment && *o.containment >= rule.containment;

@@ -69,8 +69,7 @@ StatusOr<PageFingerprint> Fingerprinter::Fingerprint(const PageInput& page) {
 }
 
 bool Fingerprinter::TitleCounts(uint32_t tokens) const {
-  return !normalized_title_.empty() && !normalized_.empty() &&
-         tokens < options_.short_text_tokens;
+  return !normalized_title_.empty() && !normalized_.empty() && tokens < options_.short_text_tokens;
 }
 
 Digest128 Fingerprinter::ContentDigest(std::string_view body, bool title_counts) {
@@ -88,19 +87,16 @@ Digest128 Fingerprinter::ContentDigest(std::string_view body, bool title_counts)
 
 std::optional<MinHashSketch> Fingerprinter::Sketch(bool title_counts) {
   // The same shingles as the SimHash, already sorted: no second pass over the text.
-  const std::span<const uint64_t> shingles = simhasher_.shingles();
-  if (!title_counts || options_.minhash.slots == 0) return minhasher_.Sketch(shingles);
-  // The text alone decides whether there is enough to sketch: a repeated
-  // word under a title is still a repeated word. Counted before copying.
-  const size_t distinct = CountDistinctSorted(shingles);
-  if (distinct < options_.minhash.min_shingles) return std::nullopt;
-  sketch_set_.assign(shingles.begin(), shingles.end());
-  const auto text_end = static_cast<std::ptrdiff_t>(sketch_set_.size());
-  AppendTitleFeatures(normalized_title_, distinct, &sketch_set_);
-  // The shingles are sorted already: sort the title's features and merge.
-  std::sort(sketch_set_.begin() + text_end, sketch_set_.end());
-  std::inplace_merge(sketch_set_.begin(), sketch_set_.begin() + text_end, sketch_set_.end());
-  return minhasher_.Sketch(sketch_set_);
+  std::optional<MinHashSketch> sketch = minhasher_.Sketch(simhasher_.shingles());
+  if (!sketch || normalized_title_.empty()) return sketch;
+  // The title goes beside the sketch, not into its set: the near tier asks
+  // the titles to agree where either page is short (TitlesAgree), which a
+  // site name or subtitle on one side only does not upset, where title
+  // features in the set lowered such copies' Jaccard below any threshold.
+  // A long page carries its title too, for a short page to compare with.
+  return MinHashSketch::Create(sketch->bits(), {sketch->values().begin(), sketch->values().end()},
+                               sketch->set_size(), {TitleTokens(normalized_title_), title_counts})
+      .value();
 }
 
 void Fingerprinter::ExtractText(const PageInput& page, std::string_view body,

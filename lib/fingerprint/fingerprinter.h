@@ -18,7 +18,7 @@
 #include "fingerprint/minhash.h"
 #include "fingerprint/simhash.h"
 #include "fingerprint/text_simhash.h"
-#include "fingerprint/title_features.h"
+#include "fingerprint/title_tokens.h"
 #include "fingerprint/version.h"
 #include "url/canonicalizer.h"
 
@@ -50,8 +50,8 @@ struct PageFingerprint {
   Digest128 content;
   std::string payload;              // PayloadDigest(raw body), or the input's payload_digest
   std::optional<uint64_t> simhash;  // absent below near.min_tokens
-  // MinHash of the main text's shingles (and, below short_text_tokens, of
-  // the title's words): absent when there is no SimHash,
+  // MinHash of the main text's shingles (carrying, below short_text_tokens,
+  // the title's tokens): absent when there is no SimHash,
   // when the text has fewer than near.minhash_min_shingles distinct
   // shingles, or when near.minhash_slots is 0.
   std::optional<MinHashSketch> minhash;
@@ -67,9 +67,10 @@ struct FingerprintOptions {
   double heading_weight = 2;  // near.heading_weight
   MinHashOptions minhash;     // near.minhash_*
   // Below this many tokens of main text, the page's title is part of its
-  // identity: its content digest covers title and text, and its MinHash set
-  // holds the title's words as a third of it (content.short_text_tokens;
-  // title_features.h says why). 0: titles never count.
+  // identity: its content digest covers title and text, and its MinHash
+  // sketch carries the title's tokens, which must agree with a near
+  // candidate's (content.short_text_tokens; title_tokens.h says why). 0:
+  // titles never count.
   uint32_t short_text_tokens = 1500;
   content::ExtractionOptions extraction;
   content::NormalizeOptions normalize;
@@ -117,7 +118,6 @@ class Fingerprinter {
   std::vector<std::string> emphasized_;  // the normalized title and headings
   std::string normalized_title_;         // empty without a title
   std::string digest_input_;             // title and text, for a short page's digest
-  std::vector<uint64_t> sketch_set_;     // text shingles and title features
   std::vector<std::string_view> block_views_;
   std::vector<std::string_view> emphasized_views_;
 };

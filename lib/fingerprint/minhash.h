@@ -36,6 +36,16 @@ struct MinHashOptions {
   uint32_t min_shingles = 32;
 };
 
+// A page's title as its sketch carries it: its tokens (TitleTokens), and
+// whether the title is part of the page's identity (a short page,
+// content.short_text_tokens), so that the near tier asks a candidate's
+// title to agree (TitlesAgree).
+struct SketchTitle {
+  std::vector<uint32_t> tokens;
+  bool counts = false;
+  bool operator==(const SketchTitle&) const = default;
+};
+
 // A MinHash sketch: `slots` values of `bits` bits each. Two sketches of the
 // same parameters agree in a slot with probability J + (1 - J) / 2^bits for
 // shingle sets of Jaccard similarity J. A value type; thread-compatible.
@@ -45,25 +55,34 @@ class MinHashSketch {
   static constexpr int kMaxSlots = 1024;
   static bool ValidBits(int bits) { return bits == 8 || bits == 16 || bits == 32; }
 
-  // InvalidArgument unless the slot count and width are valid and every
-  // value fits in `bits` bits. `set_size` is the number of distinct features
-  // sketched, 0 when unknown.
+  // At most this many title tokens fit in the stored form.
+  static constexpr size_t kMaxTitleTokens = 32;
+
+  using Title = SketchTitle;
+
+  // InvalidArgument unless the slot count and width are valid, every value
+  // fits in `bits` bits and there are at most kMaxTitleTokens title tokens.
+  // `set_size` is the number of distinct shingles sketched, 0 when unknown.
   static StatusOr<MinHashSketch> Create(int bits, std::vector<uint32_t> values,
-                                        uint32_t set_size = 0);
+                                        uint32_t set_size = 0, Title title = {});
 
   int slots() const { return static_cast<int>(values_.size()); }
   int bits() const { return bits_; }
   std::span<const uint32_t> values() const { return values_; }
-  // How many distinct features (shingles, and a short page's title
-  // features) the sketch was made of; 0 when unknown. With the Jaccard
+  // How many distinct shingles the sketch was made of; 0 when unknown. With the Jaccard
   // estimate it gives the size of the intersection, so how much of the
   // smaller page the larger one contains (EstimateContainment).
   uint32_t set_size() const { return set_size_; }
+  // The page's title: not part of the Jaccard estimate; the near tier asks
+  // the two titles to agree (TitlesAgree) when either counts.
+  const Title& title() const { return title_; }
 
   // The stored form: kFingerprintVersion (1 byte), bits (1 byte), slots
-  // (2 bytes little-endian), set_size (4 bytes little-endian), then each
-  // slot in bits/8 little-endian bytes. 264 bytes at the defaults (256
-  // slots of 8 bits).
+  // (2 bytes little-endian), set_size (4 bytes little-endian), each slot
+  // in bits/8 little-endian bytes, then, only when the page has a title, a
+  // byte (the number of title tokens, plus 128 when the title counts) and
+  // each token in 4 little-endian bytes. 264 bytes at the defaults (256
+  // slots of 8 bits) without a title.
   std::string Encode() const;
   size_t EncodedSize() const;
   // Refuses (InvalidArgument) bytes of another fingerprint version, a bad
@@ -73,12 +92,13 @@ class MinHashSketch {
   bool operator==(const MinHashSketch&) const = default;
 
  private:
-  MinHashSketch(int bits, std::vector<uint32_t> values, uint32_t set_size)
-      : bits_(bits), set_size_(set_size), values_(std::move(values)) {}
+  MinHashSketch(int bits, std::vector<uint32_t> values, uint32_t set_size, Title title)
+      : bits_(bits), set_size_(set_size), values_(std::move(values)), title_(std::move(title)) {}
 
   int bits_ = 16;
   uint32_t set_size_ = 0;
   std::vector<uint32_t> values_;
+  Title title_;
 };
 
 // The Jaccard similarity of the two shingle sets, estimated from the share

@@ -1,6 +1,5 @@
 // MinHashSketch: its stored form, Jaccard estimates and LSH band keys.
 
-
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -12,6 +11,8 @@ namespace pagesieve::fingerprint {
 namespace {
 
 constexpr size_t kHeaderBytes = 8;
+// Set in the title's count byte when the title is part of the page's identity.
+constexpr size_t kTitleCounts = 0x80;
 
 std::string Describe(int slots, int bits) {
   return std::to_string(slots) + " slots of " + std::to_string(bits) + " bits";
@@ -37,7 +38,7 @@ void AppendSlots(const MinHashSketch& sketch, size_t begin, size_t end, std::str
 }  // namespace
 
 StatusOr<MinHashSketch> MinHashSketch::Create(int bits, std::vector<uint32_t> values,
-                                             uint32_t set_size) {
+                                              uint32_t set_size, Title title) {
   const int slots = static_cast<int>(values.size());
   if (!ValidBits(bits) || slots < kMinSlots || slots > kMaxSlots) {
     return Status::InvalidArgument("no MinHash sketch of " + Describe(slots, bits) +
@@ -51,11 +52,19 @@ StatusOr<MinHashSketch> MinHashSketch::Create(int bits, std::vector<uint32_t> va
                                      " bits");
     }
   }
-  return MinHashSketch(bits, std::move(values), set_size);
+  if (title.tokens.size() > kMaxTitleTokens) {
+    return Status::InvalidArgument(std::to_string(title.tokens.size()) +
+                                   " title tokens in a MinHash sketch, at most " +
+                                   std::to_string(kMaxTitleTokens));
+  }
+  // Without tokens there is no title to compare.
+  if (title.tokens.empty()) title.counts = false;
+  return MinHashSketch(bits, std::move(values), set_size, std::move(title));
 }
 
 size_t MinHashSketch::EncodedSize() const {
-  return kHeaderBytes + values_.size() * static_cast<size_t>(bits_ / 8);
+  const size_t title = title_.tokens.empty() ? 0 : 1 + 4 * title_.tokens.size();
+  return kHeaderBytes + values_.size() * static_cast<size_t>(bits_ / 8) + title;
 }
 
 std::string MinHashSketch::Encode() const {
@@ -66,6 +75,11 @@ std::string MinHashSketch::Encode() const {
   AppendLittleEndian(static_cast<uint32_t>(values_.size()), 2, &out);
   AppendLittleEndian(set_size_, 4, &out);
   AppendSlots(*this, 0, values_.size(), &out);
+  if (!title_.tokens.empty()) {
+    const size_t flag = title_.counts ? kTitleCounts : 0;
+    out.push_back(static_cast<char>(title_.tokens.size() | flag));
+    for (uint32_t t : title_.tokens) AppendLittleEndian(t, 4, &out);
+  }
   return out;
 }
 
@@ -86,17 +100,25 @@ StatusOr<MinHashSketch> MinHashSketch::Decode(std::string_view bytes) {
     return Status::InvalidArgument("MinHash sketch header names " + Describe(slots, bits));
   }
   const size_t width = static_cast<size_t>(bits / 8);
-  if (bytes.size() != kHeaderBytes + width * static_cast<size_t>(slots)) {
+  const size_t slots_end = kHeaderBytes + width * static_cast<size_t>(slots);
+  const size_t title_byte = bytes.size() > slots_end ? p[slots_end] : 0;
+  const size_t titles = title_byte & ~kTitleCounts;
+  const size_t expected = slots_end + (titles == 0 ? 0 : 1 + 4 * titles);
+  if (bytes.size() != expected || titles > kMaxTitleTokens ||
+      (bytes.size() > slots_end && titles == 0)) {
     return Status::InvalidArgument("MinHash sketch of " + Describe(slots, bits) + " has " +
                                    std::to_string(bytes.size()) + " bytes, expected " +
-                                   std::to_string(kHeaderBytes + width * slots));
+                                   std::to_string(slots_end) + " or that and 1 to 32 title tokens");
   }
   const uint32_t set_size = ReadLittleEndian(p + 4, 4);
   std::vector<uint32_t> values(static_cast<size_t>(slots));
   for (size_t i = 0; i < values.size(); ++i) {
     values[i] = ReadLittleEndian(p + kHeaderBytes + i * width, static_cast<int>(width));
   }
-  return MinHashSketch(bits, std::move(values), set_size);
+  Title title{std::vector<uint32_t>(titles), (title_byte & kTitleCounts) != 0};
+  for (size_t i = 0; i < titles; ++i)
+    title.tokens[i] = ReadLittleEndian(p + slots_end + 1 + 4 * i, 4);
+  return MinHashSketch(bits, std::move(values), set_size, std::move(title));
 }
 
 StatusOr<double> EstimateJaccard(const MinHashSketch& a, const MinHashSketch& b) {

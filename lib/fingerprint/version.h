@@ -21,6 +21,9 @@ namespace pagesieve::fingerprint {
 //      (content.short_text_tokens). Nothing was released between these.
 //   3  a sketch stores the size of the set it was made of (the near tier's
 //      containment rule needs it): a 4-byte field in its header.
-inline constexpr int kFingerprintVersion = 3;
+//   4  a short page's title leaves its MinHash set (the set is the text's
+//      shingles only, so sketches and set sizes change) and follows the
+//      slots as its tokens, which the near tier asks to agree.
+inline constexpr int kFingerprintVersion = 4;
 
 }  // namespace pagesieve::fingerprint

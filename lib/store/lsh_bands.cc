@@ -86,8 +86,12 @@ StatusOr<SketchHeader> ParseSketchHeader(std::string_view encoded) {
     return Status::InvalidArgument("a MinHash sketch header names " + std::to_string(h.slots) +
                                    " slots of " + std::to_string(h.bits) + " bits");
   }
-  const size_t expected = kSketchHeaderBytes + static_cast<size_t>(h.slots) * (h.bits / 8);
-  if (encoded.size() != expected) {
+  const size_t slots_end = kSketchHeaderBytes + static_cast<size_t>(h.slots) * (h.bits / 8);
+  // A short page's title tokens may follow the slots: a count, then 4 bytes each.
+  // Its count byte's high bit is a flag the store does not read.
+  const size_t titles = encoded.size() > slots_end ? p[slots_end] & 0x7f : 0;
+  const size_t expected = encoded.size() > slots_end ? slots_end + 1 + 4 * titles : slots_end;
+  if (encoded.size() != expected || (encoded.size() > slots_end && titles == 0)) {
     return Status::InvalidArgument(
         "a MinHash sketch of " + std::to_string(h.slots) + " slots of " + std::to_string(h.bits) +
         " bits has " + std::to_string(encoded.size()) + " bytes, not " + std::to_string(expected));

@@ -12,8 +12,11 @@ namespace pagesieve::store {
 // The stored form of a MinHash sketch, as fingerprint::MinHashSketch::Encode
 // writes it: [fingerprint version 1][bits 1][slots 2, little-endian][set
 // size 4, little-endian], then
-// each slot in bits / 8 little-endian bytes. The store reads sketches in
-// this form only; it may not depend on lib/fingerprint.
+// each slot in bits / 8 little-endian bytes, and from fingerprint version 4
+// on, for a page with a title, [title tokens n, plus 128 when the title
+// counts, 1][n × 4 bytes] (the store never reads them: band keys are the
+// slots'). The store reads
+// sketches in this form only; it may not depend on lib/fingerprint.
 struct SketchHeader {
   int version = 0;
   int bits = 0;
@@ -29,7 +32,8 @@ inline constexpr int kMaxSketchSlots = 1024;
 
 // The header of an encoded sketch. InvalidArgument when the bytes cannot be
 // one: shorter than a header, a width other than 8, 16 or 32 bits, no
-// slots, or a length other than the header says.
+// slots, or a length other than the header and a title of 1 to 127 tokens
+// say.
 StatusOr<SketchHeader> ParseSketchHeader(std::string_view encoded);
 
 // The seed of band 0's hash: fingerprint::kMinHashSeed ("minhash!"), copied

@@ -310,6 +310,49 @@ TEST(DeciderTest, ACopyContainedInItsOriginalMatchesByContainment) {
               IsUnique());
 }
 
+// An HTML page of one article (a paragraph per block of `text`) under `title`.
+std::string HtmlPage(const std::string& title, const std::string& text) {
+  std::string body = "<html><head><title>" + title + "</title></head><body><article>";
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find("\n\n", at);
+    if (end == std::string::npos) end = text.size();
+    body += "<p>" + text.substr(at, end - at) + "</p>";
+    at = end + 2;
+  }
+  return body + "</article></body></html>";
+}
+
+// The copy is short (below content.short_text_tokens, here 200), its
+// original long: only the copy's title is part of its identity. With title
+// words in the sketch's set, the copy's set held a third of title features
+// its original lacked, and neither rule found it (J 0.53, containment
+// 0.71); the title is beside the set now, and it agrees.
+TEST(DeciderTest, AShortCopyOfALongOriginalMatchesWhenTheTitlesAgree) {
+  const std::string article = Prose(70, 150);
+  const std::string original = article + "\n\n" + Prose(71, 60);  // 210 tokens
+  EngineHarness h("[scope]\nkey = \"global\"\n[content]\nshort_text_tokens = 200\n");
+  h.Must({.url = "https://wire.example.com/story",
+          .body = HtmlPage("Linux video - Wire", original),
+          .event_id = "o"});
+  Verdict v = h.Must({.url = "https://paper.example.org/partners/story",
+                      .body = HtmlPage("LINUX VIDEO", article)});
+  EXPECT_THAT(v, IsDuplicateOf(Tier::kNear, "o"));
+}
+
+// The other way round: a short page of the site (an archive month) whose
+// extracted text is the chrome a long article of the site also shows.
+// Its text is contained in the article's, but its title names another
+// page, and a short page's title is part of its identity.
+TEST(DeciderTest, AShortPageInsideALongOneWithAnotherTitleIsUnique) {
+  const std::string chrome = Prose(72, 150);
+  EngineHarness h("[content]\nshort_text_tokens = 200\n");
+  h.Must({.url = "https://example.net/story",
+          .body = HtmlPage("Veteran wraps baby in flag", chrome + "\n\n" + Prose(73, 60))});
+  Verdict v = h.Must({.url = "https://example.net/archive/2026/10",
+                      .body = HtmlPage("Archive: October 2026", chrome + "\n\nNo articles.")});
+  EXPECT_THAT(v, IsUnique());
+}
+
 // Two different articles in one template whose extracted texts keep the
 // same long block (a sidebar, a disclaimer): a Jaccard of about 0.63,
 // above containment_jaccard, but each page's own article is a quarter of
@@ -318,7 +361,8 @@ TEST(DeciderTest, PagesSharingALongBoilerplateBlockAreNotContained) {
   const std::string boilerplate = Prose(50, 400);
   EngineHarness h;
   h.Must({.url = "https://example.net/a", .text = boilerplate + "\n\n" + Prose(51, 120)});
-  Verdict v = h.Must({.url = "https://example.net/b", .text = boilerplate + "\n\n" + Prose(52, 120)});
+  Verdict v =
+      h.Must({.url = "https://example.net/b", .text = boilerplate + "\n\n" + Prose(52, 120)});
   EXPECT_THAT(v, IsUnique());
 }
 

@@ -51,8 +51,7 @@ TEST(MinHashSketchTest, EncodingStartsWithVersionWidthAndSlots) {
 // The set size survives the stored form: the containment rule reads it
 // from sketches that come back from the shard and the changelog.
 TEST(MinHashSketchTest, SetSizeRoundTripsLittleEndianAfterTheSlotCount) {
-  MinHashSketch sketch =
-      MinHashSketch::Create(8, std::vector<uint32_t>(16, 7), 0x01020304).value();
+  MinHashSketch sketch = MinHashSketch::Create(8, std::vector<uint32_t>(16, 7), 0x01020304).value();
   const std::string bytes = sketch.Encode();
   EXPECT_EQ(bytes.substr(4, 4), std::string("\x04\x03\x02\x01", 4));
   StatusOr<MinHashSketch> decoded = MinHashSketch::Decode(bytes);
@@ -75,6 +74,37 @@ TEST(MinHashSketchTest, ContainmentFollowsFromJaccardAndSizes) {
   // Unknown sizes (sketches of an older build, or made by hand): none.
   EXPECT_FALSE(EstimateContainment(0.5, 0, 200).has_value());
   EXPECT_FALSE(EstimateContainment(0.5, 100, 0).has_value());
+}
+
+// A page's title tokens, and whether the title counts, follow the slots
+// (fingerprint version 4), so that the near tier can compare titles of
+// sketches that come back from the shard; a sketch without a title keeps
+// the length it had.
+TEST(MinHashSketchTest, TitleRoundTripsAfterTheSlots) {
+  MinHashSketch titled =
+      MinHashSketch::Create(8, std::vector<uint32_t>(16, 7), 50, {{3, 9, 0xdeadbeef}, true})
+          .value();
+  const std::string bytes = titled.Encode();
+  EXPECT_EQ(bytes.size(), 8u + 16u + 1u + 12u);
+  EXPECT_EQ(bytes.size(), titled.EncodedSize());
+  EXPECT_EQ(static_cast<unsigned char>(bytes[24]), 0x83);
+  StatusOr<MinHashSketch> decoded = MinHashSketch::Decode(bytes);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(*decoded, titled);
+  EXPECT_TRUE(decoded->title().counts);
+
+  MinHashSketch carried =
+      MinHashSketch::Create(8, std::vector<uint32_t>(16, 7), 50, {{3}, false}).value();
+  decoded = MinHashSketch::Decode(carried.Encode());
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_FALSE(decoded->title().counts);
+  EXPECT_EQ(decoded->title().tokens.size(), 1u);
+
+  ExpectRefused(bytes.substr(0, bytes.size() - 1), "a title token cut short");
+  ExpectRefused(bytes.substr(0, 24) + std::string(1, '\0'), "a title of no tokens");
+  EXPECT_FALSE(MinHashSketch::Create(8, std::vector<uint32_t>(16, 7), 50,
+                                     {std::vector<uint32_t>(33, 1), true})
+                   .ok());
 }
 
 TEST(MinHashSketchTest, TruncatedOrExtendedBytesAreRefused) {

@@ -135,9 +135,9 @@ TEST(LshBandsTest, FromBandsRowsMustFitTheSketch) {
 // slots (2 bytes little-endian), then each slot in bits / 8 little-endian
 // bytes. Slot i holds the low `bits` bits of SplitMix64(1000 * bits + i).
 std::string GoldenSketch(int slots, int bits, int version = 3, uint32_t set_size = 0) {
-  std::string s = {static_cast<char>(version),      static_cast<char>(bits),
-                   static_cast<char>(slots & 0xff), static_cast<char>(slots >> 8),
-                   static_cast<char>(set_size),     static_cast<char>(set_size >> 8),
+  std::string s = {static_cast<char>(version),        static_cast<char>(bits),
+                   static_cast<char>(slots & 0xff),   static_cast<char>(slots >> 8),
+                   static_cast<char>(set_size),       static_cast<char>(set_size >> 8),
                    static_cast<char>(set_size >> 16), static_cast<char>(set_size >> 24)};
   for (int i = 0; i < slots; ++i) {
     const uint64_t v = SplitMix64(static_cast<uint64_t>(1000 * bits + i));
@@ -238,7 +238,8 @@ TEST(LshBandsTest, ShareBandComparesTheBytesOfWholeBands) {
   const LshBands lsh = LshBands::FromBandsRows(256, 8, 25, 8).value();
   const std::string a = GoldenSketch(256, 8);
   std::string b = a;
-  for (int band = 0; band < 25; ++band) b[kSketchHeaderBytes + band * 8 + band % 8] ^= 1;  // one row of each
+  for (int band = 0; band < 25; ++band)
+    b[kSketchHeaderBytes + band * 8 + band % 8] ^= 1;  // one row of each
   EXPECT_FALSE(lsh.ShareBand(a, b));
   b[kSketchHeaderBytes + 3 * 8 + 3] ^= 1;  // band 3 whole again
   EXPECT_TRUE(lsh.ShareBand(a, b));
@@ -259,11 +260,29 @@ TEST(LshBandsTest, SketchHeadersMustMatchTheirLength) {
   EXPECT_EQ(h->set_size, 0x01020304u);
   EXPECT_FALSE(ParseSketchHeader("").ok());
   EXPECT_FALSE(ParseSketchHeader(std::string("\x03\x08\x00\x00", 4)).ok());  // no set size
-  EXPECT_FALSE(ParseSketchHeader(std::string("\x03\x08\x00\x00\x00\x00\x00\x00", 8)).ok());  // no slots
+  EXPECT_FALSE(
+      ParseSketchHeader(std::string("\x03\x08\x00\x00\x00\x00\x00\x00", 8)).ok());  // no slots
   EXPECT_FALSE(ParseSketchHeader(GoldenSketch(128, 16) + "x").ok());
   std::string twelve_bits = GoldenSketch(16, 8);
   twelve_bits[1] = 12;
   EXPECT_FALSE(ParseSketchHeader(twelve_bits).ok());
+}
+
+// From fingerprint version 4 a page's title tokens follow the slots: a count
+// byte (its high bit a flag the store does not read) and 4 bytes each.
+TEST(LshBandsTest, ATitleAfterTheSlotsIsPartOfTheSketch) {
+  const std::string sketch = GoldenSketch(128, 16);
+  EXPECT_TRUE(ParseSketchHeader(sketch + std::string("\x02", 1) + std::string(8, 'a')).ok());
+  EXPECT_TRUE(ParseSketchHeader(sketch + std::string("\x82", 1) + std::string(8, 'a')).ok());
+  EXPECT_FALSE(ParseSketchHeader(sketch + std::string("\x02", 1) + std::string(7, 'a')).ok());
+  EXPECT_FALSE(ParseSketchHeader(sketch + std::string("\x00", 1)).ok());  // a count of none
+  // The title changes no band key.
+  StatusOr<LshBands> lsh = LshBands::FromBandsRows(128, 16, 16, 8);
+  ASSERT_TRUE(lsh.ok());
+  std::vector<uint64_t> plain, titled;
+  ASSERT_TRUE(lsh->Keys(sketch, &plain));
+  ASSERT_TRUE(lsh->Keys(sketch + std::string("\x01", 1) + "abcd", &titled));
+  EXPECT_EQ(plain, titled);
 }
 
 }  // namespace
