@@ -4,7 +4,7 @@
 //   shard_bench --dir=/tmp/shard-bench --stages=1000000,10000000 [--ops=200000]
 //               [--scopes=1] [--batch=1000] [--cache_mb=1024] [--buffer_mb=256]
 //               [--near_tables=0] [--minhash_slots=256] [--lsh_threshold=0.6]
-//               [--url_filter=cuckoo|bloom]
+//               [--url_filter=bloom|cuckoo|fuse]
 //
 // For each stage N the shard is filled (through the Shard API, checkpointing
 // every --batch records) until it holds N records, each with a URL, an exact
@@ -104,8 +104,12 @@ Flags ParseFlags(int argc, char** argv) {
     } else if (name == "near_tables") {
       f.near_tables = std::stoi(value);
     } else if (name == "url_filter") {
-      if (value != "bloom" && value != "cuckoo") Die("--url_filter must be bloom or cuckoo");
-      f.url_filter = value == "bloom" ? FilterKind::kBloom : FilterKind::kCuckoo;
+      if (value != "bloom" && value != "cuckoo" && value != "fuse") {
+        Die("--url_filter must be bloom, cuckoo or fuse");
+      }
+      f.url_filter = value == "bloom"    ? FilterKind::kBloom
+                     : value == "cuckoo" ? FilterKind::kCuckoo
+                                         : FilterKind::kFuse;
     } else if (name == "minhash_slots") {
       f.minhash_slots = std::stoi(value);
     } else if (name == "lsh_threshold") {

@@ -369,6 +369,27 @@ TEST_F(ChangelogTest, RestoredCuckooFilterAnswersAsTheSource) {
   ExpectRestoredFilterAnswersAsTheSource(source, OpenRestored(options));
 }
 
+// The fuse filter ships its key logs too: the restored one seals from them.
+TEST_F(ChangelogTest, RestoredFuseFilterAnswersAsTheSource) {
+  ShardOptions options = storetest::TestShardOptions();
+  options.url_mode = UrlMode::kBloom;
+  options.url_filter = FilterKind::kFuse;
+  options.url_expected_items = 5'000;
+  options.url_ttl = Duration(4000);
+  FakeTopic topic;
+  Shard& source = OpenOther(options);
+  FillOverGenerations(source, topic);
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end(), options).ok());
+  Shard& restored = OpenRestored(options);
+  ExpectRestoredFilterAnswersAsTheSource(source, restored);
+  // One more seal each: the restored shard reads its logs back from RocksDB.
+  const EventTime t = Ms(1000 + 12 * 700 + 2000);
+  ASSERT_TRUE(source.RecordUrl("site", DigestOf(99'999), MakeOrigin(99'999, t), t, DigestOf(0)).ok());
+  ASSERT_TRUE(
+      restored.RecordUrl("site", DigestOf(99'999), MakeOrigin(99'999, t), t, DigestOf(0)).ok());
+  ExpectRestoredFilterAnswersAsTheSource(source, restored);
+}
+
 TEST_F(ChangelogTest, RestoredBloomFilterAnswersAsTheSource) {
   ShardOptions options = storetest::TestShardOptions();
   options.url_mode = UrlMode::kBloom;

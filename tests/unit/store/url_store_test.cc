@@ -282,9 +282,12 @@ TEST_P(UrlBloomTest, ExactModeRebuildsTheConfiguredStructure) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EachFilter, UrlBloomTest,
-                         ::testing::Values(FilterKind::kBloom, FilterKind::kCuckoo),
+                         ::testing::Values(FilterKind::kBloom, FilterKind::kCuckoo,
+                                           FilterKind::kFuse),
                          [](const ::testing::TestParamInfo<FilterKind>& kind) {
-                           return kind.param == FilterKind::kBloom ? "Bloom" : "Cuckoo";
+                           return kind.param == FilterKind::kBloom    ? "Bloom"
+                                  : kind.param == FilterKind::kCuckoo ? "Cuckoo"
+                                                                      : "Fuse";
                          });
 
 }  // namespace
