@@ -133,10 +133,13 @@ void Run(const Flags& flags, const std::string& kind, uint64_t items) {
 
   SplitMix64Stream keys(1);
   uint64_t inserted = 0;
+  // The fill's generations are the filter's: the last one is then the whole
+  // open generation (the worst moment), not a part of it.
+  const int64_t first_ms = (kFirstMs + b.width_ms - 1) / b.width_ms * b.width_ms;
   double start = CpuNow();
   for (int g = 0; g < b.live_generations; ++g) {
     for (uint64_t i = 0; i < b.keys_per_generation; ++i, ++inserted) {
-      const int64_t t = kFirstMs + g * b.width_ms +
+      const int64_t t = first_ms + g * b.width_ms +
                         static_cast<int64_t>(i * static_cast<uint64_t>(b.width_ms) /
                                              b.keys_per_generation);
       f.Insert(keys.Next(), EventTimeFromMillis(t));
@@ -215,7 +218,7 @@ void Run(const Flags& flags, const std::string& kind, uint64_t items) {
 
   // A steady checkpoint: 1,000 new keys in the newest generation.
   SplitMix64Stream fresh(77);
-  const int64_t newest = kFirstMs + (b.live_generations - 1) * b.width_ms;
+  const int64_t newest = first_ms + (b.live_generations - 1) * b.width_ms;
   for (int i = 0; i < 1000; ++i) f.Insert(fresh.Next(), EventTimeFromMillis(newest));
   uint64_t checkpoint_bytes = 0;
   f.ForEachDirtyPage([&](uint32_t, std::string_view bytes) { checkpoint_bytes += bytes.size(); });
