@@ -10,14 +10,13 @@
 // every --batch records) until it holds N records, each with a URL, an exact
 // and a near entry (a SimHash and a 264-byte MinHash sketch, indexed in the
 // SimHash tables and the LSH bands derived for --lsh_threshold, by default
-// the engine's: near.containment_jaccard 0.6, 33 bands of 4 rows); then every store is measured on --ops
-// operations, half on stored records (hits, chosen uniformly over all N) and
-// half on new ones, and so is the whole per-record sequence of the engine.
-// A near copy of a stored record flips 1 to 3 bits of its SimHash and a
-// fifth of its sketch's slots (keeping one band whole). An "op" is one
-// lookup, insert or touch call; checkpoints are inside the timed loops. An
-// existing directory is resumed, so stages can grow one shard step by step.
-// Before measuring, each stage waits until RocksDB has no compaction left.
+// the engine's: near.containment_jaccard 0.6, 33 bands of 4 rows); then every store is measured on
+// --ops operations, half on stored records (hits, chosen uniformly over all N) and half on new
+// ones, and so is the whole per-record sequence of the engine. A near copy of a stored record flips
+// 1 to 3 bits of its SimHash and a fifth of its sketch's slots (keeping one band whole). An "op" is
+// one lookup, insert or touch call; checkpoints are inside the timed loops. An existing directory
+// is resumed, so stages can grow one shard step by step. Before measuring, each stage waits until
+// RocksDB has no compaction left.
 #include <sys/resource.h>
 #include <time.h>
 

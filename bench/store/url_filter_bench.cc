@@ -139,9 +139,9 @@ void Run(const Flags& flags, const std::string& kind, uint64_t items) {
   double start = CpuNow();
   for (int g = 0; g < b.live_generations; ++g) {
     for (uint64_t i = 0; i < b.keys_per_generation; ++i, ++inserted) {
-      const int64_t t = first_ms + g * b.width_ms +
-                        static_cast<int64_t>(i * static_cast<uint64_t>(b.width_ms) /
-                                             b.keys_per_generation);
+      const int64_t t =
+          first_ms + g * b.width_ms +
+          static_cast<int64_t>(i * static_cast<uint64_t>(b.width_ms) / b.keys_per_generation);
       f.Insert(keys.Next(), EventTimeFromMillis(t));
       if (logs && inserted % 10'000 == 9'999) Checkpoint(f, &stored);
     }
@@ -231,8 +231,8 @@ void Run(const Flags& flags, const std::string& kind, uint64_t items) {
   const double advance_s = CpuNow() - start;
   if (!f.status().ok()) Die(f.status().ToString());
 
-  const double bits_per_live = 8.0 * static_cast<double>(f.MemoryBytes()) /
-                               static_cast<double>(items);
+  const double bits_per_live =
+      8.0 * static_cast<double>(f.MemoryBytes()) / static_cast<double>(items);
   std::printf(
       "%-6s items=%-10llu memory=%.1fMB bits/live_key=%.2f fpr=%.5f (+-%.5f, 95%%, %llu probes) "
       "estimated=%.5f insert=%.0fns lookup_absent=%.0fns lookup_present=%.0fns "

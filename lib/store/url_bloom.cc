@@ -31,8 +31,8 @@ class ShardPageStore final : public FilterPageStore {
     const rocksdb::Status s = db_->db()->Get(rocksdb::ReadOptions(), db_->handle(kBloomCf),
                                              UrlBloomPageKey(page_id), &value);
     if (s.IsNotFound()) {
-      return Status::Corruption("shard " + db_->dir() + ": filter page " +
-                                std::to_string(page_id) + " missing");
+      return Status::Corruption("shard " + db_->dir() + ": filter page " + std::to_string(page_id) +
+                                " missing");
     }
     PS_RETURN_IF_ERROR(FromRocks(s, "shard " + db_->dir() + ": filter page"));
     return value;

@@ -147,7 +147,8 @@ StatusOr<FuseHeader> DecodeFuseHeader(std::string_view bytes) {
   if (const uint32_t version = r.Get<uint32_t>(); version != kFuseFormatVersion) {
     return Status::FailedPrecondition(
         "fuse header: format version " + std::to_string(version) + ", this build reads version " +
-        std::to_string(kFuseFormatVersion) + "; reset the shard (delete its directory: it is rebuilt from the input) or run the "
+        std::to_string(kFuseFormatVersion) +
+        "; reset the shard (delete its directory: it is rebuilt from the input) or run the "
         "pagesieve build that wrote it");
   }
   const std::string_view body = bytes.substr(0, bytes.size() - kChecksumBytes);

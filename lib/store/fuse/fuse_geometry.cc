@@ -17,8 +17,7 @@ double FuseGeometry::DesignFalsePositiveRate() const {
 StatusOr<FuseGeometry> ComputeFuseGeometry(const BloomOptions& options) {
   PS_RETURN_IF_ERROR(ValidateBloomOptions(options));
   if (options.generations != kFuseGenerations) {
-    return Status::InvalidArgument("fuse: generations must be " +
-                                   std::to_string(kFuseGenerations));
+    return Status::InvalidArgument("fuse: generations must be " + std::to_string(kFuseGenerations));
   }
   FuseGeometry best;
   best.generation_width = bloom::GenerationWidth(options);
@@ -34,8 +33,8 @@ StatusOr<FuseGeometry> ComputeFuseGeometry(const BloomOptions& options) {
     if (open_rate < target * 0.05) continue;
     const bloom::BlockedSizing open = bloom::SizeBlockedFilter(open_rate, best.keys_per_generation);
     if (open.num_probes == 0) continue;
-    const double bits = kFuseSlotsPerKey * f * n_g * options.generations +
-                        512.0 * static_cast<double>(open.blocks);
+    const double bits =
+        kFuseSlotsPerKey * f * n_g * options.generations + 512.0 * static_cast<double>(open.blocks);
     if (best.fingerprint_bits == 0 || bits < best_bits) {
       best_bits = bits;
       best.fingerprint_bits = f;

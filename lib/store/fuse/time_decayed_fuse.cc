@@ -103,8 +103,7 @@ void TimeDecayedFuse::Insert(uint64_t key_hash, EventTime t) {
   log.pending.push_back(key_hash);
   ++log.stored.keys;
   InsertOpen(key_hash);
-  if (generation < built_newest_ && ++late_in_open_ > geometry_.keys_per_generation / 4 &&
-      !bulk_) {
+  if (generation < built_newest_ && ++late_in_open_ > geometry_.keys_per_generation / 4 && !bulk_) {
     RebuildOrFail();
   }
 }

@@ -99,7 +99,7 @@ class TimeDecayedFuse final : public TimeDecayedFilter {
   };
 
   static StatusOr<std::unique_ptr<TimeDecayedFuse>> Make(const BloomOptions& options,
-                                                        const fuse::FuseGeometry& geometry);
+                                                         const fuse::FuseGeometry& geometry);
   void InsertOpen(uint64_t key_hash);
   bool NeedsRebuild() const;
   void RebuildOrFail();

@@ -9,23 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "changelog_fixture.h"
 #include "store/codec.h"
 #include "store/shard_db.h"
 #include "store/shard_meta.h"
 #include "store/shard_probe.h"
 #include "store/shard_restore.h"
 #include "store/testing/synthetic_records.h"
-#include "changelog_fixture.h"
 #include "store_test_util.h"
 
 namespace pagesieve::store {
 namespace {
 
+using storetest::ChangelogTest;
 using storetest::DigestOf;
+using storetest::FakeTopic;
 using storetest::MakeOrigin;
 using storetest::Ms;
-using storetest::ChangelogTest;
-using storetest::FakeTopic;
 using storetest::WriteRecord;
 
 TEST_F(ChangelogTest, RestoreReturnsTheStateOffsetAndWatermarkOfTheLastCheckpoint) {
@@ -384,7 +384,8 @@ TEST_F(ChangelogTest, RestoredFuseFilterAnswersAsTheSource) {
   ExpectRestoredFilterAnswersAsTheSource(source, restored);
   // One more seal each: the restored shard reads its logs back from RocksDB.
   const EventTime t = Ms(1000 + 12 * 700 + 2000);
-  ASSERT_TRUE(source.RecordUrl("site", DigestOf(99'999), MakeOrigin(99'999, t), t, DigestOf(0)).ok());
+  ASSERT_TRUE(
+      source.RecordUrl("site", DigestOf(99'999), MakeOrigin(99'999, t), t, DigestOf(0)).ok());
   ASSERT_TRUE(
       restored.RecordUrl("site", DigestOf(99'999), MakeOrigin(99'999, t), t, DigestOf(0)).ok());
   ExpectRestoredFilterAnswersAsTheSource(source, restored);

@@ -163,8 +163,7 @@ using storetest::DigestOf;
 using storetest::MakeOrigin;
 using storetest::Ms;
 
-class UrlBloomTest : public storetest::ShardTest,
-                     public ::testing::WithParamInterface<FilterKind> {
+class UrlBloomTest : public storetest::ShardTest, public ::testing::WithParamInterface<FilterKind> {
  protected:
   ShardOptions Options(UrlMode mode, uint64_t expected_items = 10'000) {
     ShardOptions o = storetest::TestShardOptions();
