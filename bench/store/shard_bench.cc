@@ -4,20 +4,19 @@
 //   shard_bench --dir=/tmp/shard-bench --stages=1000000,10000000 [--ops=200000]
 //               [--scopes=1] [--batch=1000] [--cache_mb=1024] [--buffer_mb=256]
 //               [--near_tables=0] [--minhash_slots=256] [--lsh_threshold=0.6]
-//               [--url_filter=cuckoo|bloom]
+//               [--url_filter=bloom|cuckoo|fuse]
 //
 // For each stage N the shard is filled (through the Shard API, checkpointing
 // every --batch records) until it holds N records, each with a URL, an exact
 // and a near entry (a SimHash and a 264-byte MinHash sketch, indexed in the
 // SimHash tables and the LSH bands derived for --lsh_threshold, by default
-// the engine's: near.containment_jaccard 0.6, 33 bands of 4 rows); then every store is measured on --ops
-// operations, half on stored records (hits, chosen uniformly over all N) and
-// half on new ones, and so is the whole per-record sequence of the engine.
-// A near copy of a stored record flips 1 to 3 bits of its SimHash and a
-// fifth of its sketch's slots (keeping one band whole). An "op" is one
-// lookup, insert or touch call; checkpoints are inside the timed loops. An
-// existing directory is resumed, so stages can grow one shard step by step.
-// Before measuring, each stage waits until RocksDB has no compaction left.
+// the engine's: near.containment_jaccard 0.6, 33 bands of 4 rows); then every store is measured on
+// --ops operations, half on stored records (hits, chosen uniformly over all N) and half on new
+// ones, and so is the whole per-record sequence of the engine. A near copy of a stored record flips
+// 1 to 3 bits of its SimHash and a fifth of its sketch's slots (keeping one band whole). An "op" is
+// one lookup, insert or touch call; checkpoints are inside the timed loops. An existing directory
+// is resumed, so stages can grow one shard step by step. Before measuring, each stage waits until
+// RocksDB has no compaction left.
 #include <sys/resource.h>
 #include <time.h>
 
@@ -104,8 +103,12 @@ Flags ParseFlags(int argc, char** argv) {
     } else if (name == "near_tables") {
       f.near_tables = std::stoi(value);
     } else if (name == "url_filter") {
-      if (value != "bloom" && value != "cuckoo") Die("--url_filter must be bloom or cuckoo");
-      f.url_filter = value == "bloom" ? FilterKind::kBloom : FilterKind::kCuckoo;
+      if (value != "bloom" && value != "cuckoo" && value != "fuse") {
+        Die("--url_filter must be bloom, cuckoo or fuse");
+      }
+      f.url_filter = value == "bloom"    ? FilterKind::kBloom
+                     : value == "cuckoo" ? FilterKind::kCuckoo
+                                         : FilterKind::kFuse;
     } else if (name == "minhash_slots") {
       f.minhash_slots = std::stoi(value);
     } else if (name == "lsh_threshold") {

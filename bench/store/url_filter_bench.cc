@@ -1,21 +1,29 @@
-// The URL store's two time-decayed filters side by side: memory per live
-// key, measured false-positive rate, insert and lookup cost, and what
-// persisting and restoring them costs.
+// The URL store's time-decayed filters side by side: memory per live key,
+// measured false-positive rate, insert and lookup cost, and what persisting
+// and restoring them costs.
 //
-//   url_filter_bench [--kinds=bloom,cuckoo] [--items=1000000,10000000,100000000]
+//   url_filter_bench [--kinds=bloom,cuckoo,fuse] [--items=1000000,10000000,100000000]
 //                    [--rate=0.01] [--queries=10000000] [--page-bytes=64]
 //
 // Each filter is sized for `items` live keys per ttl, as the shard sizes it
 // (the Bloom with url.bloom_generations = 4, the cuckoo with its 7 tag
-// generations), then filled in the worst phase of the cycle: every live
-// generation holding its share, the oldest about to expire. Rates are per
-// second of this thread's CPU time. docs/bloom-filter.md quotes the output.
+// generations, the fuse with its 8), then filled in the worst phase of the
+// cycle: every live generation holding its share, the oldest about to
+// expire. Rates are per second of this thread's CPU time.
+// docs/bloom-filter.md quotes the output.
+//
+// The fuse filter keeps its key logs in a page store: here a map in this
+// process, written every 10,000 inserts as the shard's checkpoints would
+// (its memory figure counts what the filter holds, not the map). Its insert
+// time includes those checkpoints and the rebuilds at each generation
+// boundary of the fill; `next_generation` is one rebuild.
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,12 +33,13 @@
 #include "common/split_mix64.h"
 #include "store/bloom/time_decayed_bloom.h"
 #include "store/cuckoo/time_decayed_cuckoo.h"
+#include "store/fuse/time_decayed_fuse.h"
 
 namespace pagesieve::store {
 namespace {
 
 struct Flags {
-  std::vector<std::string> kinds = {"bloom", "cuckoo"};
+  std::vector<std::string> kinds = {"bloom", "cuckoo", "fuse"};
   std::vector<uint64_t> items = {1'000'000, 10'000'000, 100'000'000};
   double rate = 0.01;
   uint64_t queries = 10'000'000;
@@ -46,6 +55,28 @@ double CpuNow() {
 [[noreturn]] void Die(const std::string& what) {
   std::fprintf(stderr, "url_filter_bench: %s\n", what.c_str());
   std::exit(1);
+}
+
+// The pages a checkpoint wrote, as the shard's bloom column family holds
+// them; the fuse filter reads its key logs back from it.
+using PageMap = std::map<uint32_t, std::string>;
+
+class MapPageStore final : public FilterPageStore {
+ public:
+  explicit MapPageStore(const PageMap* pages) : pages_(pages) {}
+  StatusOr<std::string> Read(uint32_t page_id) const override {
+    auto it = pages_->find(page_id);
+    if (it == pages_->end()) return Status::NotFound("no page " + std::to_string(page_id));
+    return it->second;
+  }
+
+ private:
+  const PageMap* pages_;
+};
+
+void Checkpoint(TimeDecayedFilter& f, PageMap* pages) {
+  f.ForEachDirtyPage([&](uint32_t id, std::string_view bytes) { (*pages)[id] = bytes; });
+  f.ClearDirty();
 }
 
 // A filter and what the fill needs to know of its shape.
@@ -73,6 +104,13 @@ Built Make(const std::string& kind, const BloomOptions& base) {
     b.keys_per_generation = (*f)->geometry().keys_per_generation;
     b.width_ms = (*f)->geometry().generation_width.count();
     b.filter = std::move(*f);
+  } else if (kind == "fuse") {
+    o.generations = fuse::kFuseGenerations;
+    auto f = TimeDecayedFuse::Create(o);
+    if (!f.ok()) Die(f.status().ToString());
+    b.keys_per_generation = (*f)->geometry().keys_per_generation;
+    b.width_ms = (*f)->geometry().generation_width.count();
+    b.filter = std::move(*f);
   } else {
     Die("unknown kind " + kind);
   }
@@ -89,18 +127,27 @@ void Run(const Flags& flags, const std::string& kind, uint64_t items) {
   o.page_bytes = flags.page_bytes;
   Built b = Make(kind, o);
   TimeDecayedFilter& f = *b.filter;
+  const bool logs = kind == "fuse";
+  PageMap stored;
+  f.AttachPageStore(std::make_unique<MapPageStore>(&stored));
 
   SplitMix64Stream keys(1);
   uint64_t inserted = 0;
+  // The fill's generations are the filter's: the last one is then the whole
+  // open generation (the worst moment), not a part of it.
+  const int64_t first_ms = (kFirstMs + b.width_ms - 1) / b.width_ms * b.width_ms;
   double start = CpuNow();
   for (int g = 0; g < b.live_generations; ++g) {
     for (uint64_t i = 0; i < b.keys_per_generation; ++i, ++inserted) {
-      const int64_t t = kFirstMs + g * b.width_ms +
-                        static_cast<int64_t>(i * static_cast<uint64_t>(b.width_ms) /
-                                             b.keys_per_generation);
+      const int64_t t =
+          first_ms + g * b.width_ms +
+          static_cast<int64_t>(i * static_cast<uint64_t>(b.width_ms) / b.keys_per_generation);
       f.Insert(keys.Next(), EventTimeFromMillis(t));
+      if (logs && inserted % 10'000 == 9'999) Checkpoint(f, &stored);
     }
   }
+  if (logs) Checkpoint(f, &stored);
+  if (!f.status().ok()) Die(f.status().ToString());
   const double insert_ns = (CpuNow() - start) * 1e9 / static_cast<double>(inserted);
 
   SplitMix64Stream absent(0xBADC0FFEE);
@@ -120,15 +167,25 @@ void Run(const Flags& flags, const std::string& kind, uint64_t items) {
   const double present_ns = (CpuNow() - start) * 1e9 / static_cast<double>(b.keys_per_generation);
   if (found != b.keys_per_generation) Die("a live key was not found");
 
-  // Persisting everything (a first checkpoint), then restoring it.
+  // Persisting everything (a first checkpoint), then restoring it. The
+  // fuse filter's last rebuild was checkpointed during the fill: what a
+  // restore reads is its sealed and open pages, not the key logs.
   std::vector<std::pair<uint32_t, std::string>> pages;
   uint64_t page_bytes = 0;
   start = CpuNow();
   const std::string header = f.EncodeHeader();
-  f.ForEachDirtyPage([&](uint32_t id, std::string_view bytes) {
-    pages.emplace_back(id, std::string(bytes));
-    page_bytes += bytes.size();
-  });
+  if (logs) {
+    for (const auto& [id, bytes] : stored) {
+      if (id >= f.LoadedPageEnd()) break;
+      pages.emplace_back(id, bytes);
+      page_bytes += bytes.size();
+    }
+  } else {
+    f.ForEachDirtyPage([&](uint32_t id, std::string_view bytes) {
+      pages.emplace_back(id, std::string(bytes));
+      page_bytes += bytes.size();
+    });
+  }
   const double persist_s = CpuNow() - start;
   f.ClearDirty();
   start = CpuNow();
@@ -137,8 +194,12 @@ void Run(const Flags& flags, const std::string& kind, uint64_t items) {
     auto r = TimeDecayedBloom::Restore(header);
     if (!r.ok()) Die(r.status().ToString());
     back = std::move(*r);
-  } else {
+  } else if (kind == "cuckoo") {
     auto r = TimeDecayedCuckoo::Restore(header);
+    if (!r.ok()) Die(r.status().ToString());
+    back = std::move(*r);
+  } else {
+    auto r = TimeDecayedFuse::Restore(header);
     if (!r.ok()) Die(r.status().ToString());
     back = std::move(*r);
   }
@@ -146,22 +207,32 @@ void Run(const Flags& flags, const std::string& kind, uint64_t items) {
     if (Status s = back->LoadPage(id, bytes); !s.ok()) Die(s.ToString());
   }
   const double restore_s = CpuNow() - start;
+  {
+    // The restored filter answers as the original (a sample of present keys).
+    SplitMix64Stream last(1);
+    for (uint64_t i = 0; i < inserted - b.keys_per_generation; ++i) last.Next();
+    for (uint64_t i = 0; i < b.keys_per_generation && i < 100'000; ++i) {
+      if (!back->MayContain(last.Next())) Die("the restored filter lost a live key");
+    }
+  }
 
   // A steady checkpoint: 1,000 new keys in the newest generation.
   SplitMix64Stream fresh(77);
-  const int64_t newest = kFirstMs + (b.live_generations - 1) * b.width_ms;
+  const int64_t newest = first_ms + (b.live_generations - 1) * b.width_ms;
   for (int i = 0; i < 1000; ++i) f.Insert(fresh.Next(), EventTimeFromMillis(newest));
   uint64_t checkpoint_bytes = 0;
   f.ForEachDirtyPage([&](uint32_t, std::string_view bytes) { checkpoint_bytes += bytes.size(); });
 
   // One generation on: the oldest expires (for the cuckoo, a sweep of the
   // table, once per generation).
+  if (logs) Checkpoint(f, &stored);
   start = CpuNow();
   f.AdvanceWatermark(EventTimeFromMillis(ToMillis(f.watermark()) + b.width_ms));
   const double advance_s = CpuNow() - start;
+  if (!f.status().ok()) Die(f.status().ToString());
 
-  const double bits_per_live = 8.0 * static_cast<double>(f.MemoryBytes()) /
-                               static_cast<double>(items);
+  const double bits_per_live =
+      8.0 * static_cast<double>(f.MemoryBytes()) / static_cast<double>(items);
   std::printf(
       "%-6s items=%-10llu memory=%.1fMB bits/live_key=%.2f fpr=%.5f (+-%.5f, 95%%, %llu probes) "
       "estimated=%.5f insert=%.0fns lookup_absent=%.0fns lookup_present=%.0fns "

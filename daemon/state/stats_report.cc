@@ -44,7 +44,15 @@ std::string LshText(const std::optional<store::LshFigures>& lsh) {
 }
 
 const char* KindName(store::FilterKind kind) {
-  return kind == store::FilterKind::kCuckoo ? "cuckoo" : "bloom";
+  switch (kind) {
+    case store::FilterKind::kCuckoo:
+      return "cuckoo";
+    case store::FilterKind::kFuse:
+      return "fuse";
+    case store::FilterKind::kBloom:
+      break;
+  }
+  return "bloom";
 }
 
 std::string BloomText(const std::optional<store::BloomFigures>& bloom) {

@@ -156,6 +156,12 @@ Status RocksShard::Checkpoint(Offset next_offset) {
   } else if (changelog_next_) {
     ClearChangelogNext(db_.get());
   }
+  // A filter whose rebuild failed answers "maybe" for everything: stop
+  // here rather than checkpoint it.
+  if (Status f = bloom_->status(); !f.ok()) {
+    error_ = f.WithContext("URL filter; reopen the shard to resume from the last checkpoint");
+    return error_;
+  }
   StageUrlBloom(db_.get(), *bloom_);
   Status s = db_->Commit();
   if (!s.ok()) {

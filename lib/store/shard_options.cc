@@ -39,8 +39,9 @@ StatusOr<UrlMode> ParseUrlMode(std::string_view text) {
 StatusOr<FilterKind> ParseUrlFilter(std::string_view text) {
   if (text == "cuckoo") return FilterKind::kCuckoo;
   if (text == "bloom") return FilterKind::kBloom;
+  if (text == "fuse") return FilterKind::kFuse;
   return OutOfRange("url.filter",
-                    "must be \"cuckoo\" or \"bloom\", not \"" + std::string(text) + "\"");
+                    "must be \"bloom\", \"cuckoo\" or \"fuse\", not \"" + std::string(text) + "\"");
 }
 
 // The MinHash sketches' parameters, as lib/fingerprint allows them, and a

@@ -3,10 +3,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "common/status.h"
+#include "common/status_or.h"
 #include "common/types.h"
 #include "store/bloom/bloom_options.h"
 
@@ -16,6 +18,18 @@ namespace pagesieve::store {
 enum class FilterKind {
   kBloom,   // TimeDecayedBloom: G + 1 Bloom generations ORed (docs/bloom-filter.md)
   kCuckoo,  // TimeDecayedCuckoo: one cuckoo table, a generation tag per key
+  kFuse,    // TimeDecayedFuse: a static binary fuse filter of the sealed generations
+            // plus a Bloom filter of the open one, rebuilt from key logs
+};
+
+// Pages a filter wrote at earlier checkpoints, read back on demand: the fuse
+// filter keeps its key logs there (the shard's bloom column family) instead
+// of in memory, and reads them when it rebuilds. Not thread-safe.
+class FilterPageStore {
+ public:
+  virtual ~FilterPageStore() = default;
+  // The stored bytes of a page; NotFound when there is none.
+  virtual StatusOr<std::string> Read(uint32_t page_id) const = 0;
 };
 
 // What the URL store asks of its filter of 64-bit key hashes, whatever its
@@ -54,6 +68,21 @@ class TimeDecayedFilter {
   virtual const BloomOptions& options() const = 0;
   virtual int live_generations() const = 0;
   virtual uint64_t late_inserts() const = 0;
+
+  // What only filters that rebuild from their stored pages use (the fuse
+  // filter); the others keep everything in memory and ignore them.
+  //
+  // Where its pages can be read back; set before AdvanceWatermark().
+  virtual void AttachPageStore(std::unique_ptr<FilterPageStore> store) { (void)store; }
+  // Pages with ids at or above this are read on demand, not by LoadPage().
+  virtual uint32_t LoadedPageEnd() const { return UINT32_MAX; }
+  // A rebuild that failed (its pages unreadable): the filter then answers
+  // "maybe" for every key, and the shard stops at its next checkpoint.
+  virtual Status status() const { return Status::Ok(); }
+  // Many inserts out of time order follow (a rebuild from the exact
+  // entries): work a filter does per late insert may wait for the end.
+  virtual void BeginBulkLoad() {}
+  virtual Status FinishBulkLoad() { return status(); }
 };
 
 }  // namespace pagesieve::store

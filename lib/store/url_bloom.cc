@@ -7,6 +7,9 @@
 #include "store/cuckoo/cuckoo_format.h"
 #include "store/cuckoo/time_decayed_cuckoo.h"
 #include "store/expiry.h"
+#include "store/fuse/fuse_format.h"
+#include "store/fuse/fuse_geometry.h"
+#include "store/fuse/time_decayed_fuse.h"
 #include "store/keys.h"
 #include "store/shard_meta.h"
 
@@ -17,9 +20,36 @@ namespace {
 // milliseconds of work, so a stopped open ends at once.
 constexpr uint64_t kStopCheckInterval = 4096;
 
+// A filter's pages read back from the bloom column family on demand (the
+// fuse filter's key logs). Reads committed state: a filter only asks for
+// pages an earlier checkpoint wrote.
+class ShardPageStore final : public FilterPageStore {
+ public:
+  explicit ShardPageStore(ShardDb* db) : db_(db) {}
+  StatusOr<std::string> Read(uint32_t page_id) const override {
+    std::string value;
+    const rocksdb::Status s = db_->db()->Get(rocksdb::ReadOptions(), db_->handle(kBloomCf),
+                                             UrlBloomPageKey(page_id), &value);
+    if (s.IsNotFound()) {
+      return Status::Corruption("shard " + db_->dir() + ": filter page " + std::to_string(page_id) +
+                                " missing");
+    }
+    PS_RETURN_IF_ERROR(FromRocks(s, "shard " + db_->dir() + ": filter page"));
+    return value;
+  }
+
+ private:
+  ShardDb* db_;
+};
+
 Status LoadPages(ShardDb* db, TimeDecayedFilter* bloom) {
-  std::unique_ptr<rocksdb::Iterator> it(
-      db->db()->NewIterator(rocksdb::ReadOptions(), db->handle(kBloomCf)));
+  rocksdb::ReadOptions read;
+  // Pages from LoadedPageEnd() on are read on demand (the fuse filter's key
+  // logs, as large as the keys themselves): not at open.
+  const std::string end = UrlBloomPageKey(bloom->LoadedPageEnd());
+  const rocksdb::Slice end_slice(end);
+  if (bloom->LoadedPageEnd() != UINT32_MAX) read.iterate_upper_bound = &end_slice;
+  std::unique_ptr<rocksdb::Iterator> it(db->db()->NewIterator(read, db->handle(kBloomCf)));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     const rocksdb::Slice k = it->key();
     if (k.size() != 4) return Status::Corruption("shard " + db->dir() + ": bad Bloom page key");
@@ -74,6 +104,7 @@ BloomOptions UrlBloomOptions(const ShardOptions& o) {
   b.expected_items = o.url_expected_items;
   b.false_positive_rate = o.url_false_positive_rate;
   b.generations = o.url_filter == FilterKind::kCuckoo ? cuckoo::kMaxCuckooGenerations
+                  : o.url_filter == FilterKind::kFuse ? fuse::kFuseGenerations
                                                       : o.url_bloom_generations;
   b.ttl = o.url_ttl;
   // Every checkpoint writes each page an insert dirtied: with 512-byte pages
@@ -89,6 +120,10 @@ StatusOr<std::unique_ptr<TimeDecayedFilter>> CreateUrlFilter(const ShardOptions&
     PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedCuckoo> f, TimeDecayedCuckoo::Create(wanted));
     return std::unique_ptr<TimeDecayedFilter>(std::move(f));
   }
+  if (options.url_filter == FilterKind::kFuse) {
+    PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFuse> f, TimeDecayedFuse::Create(wanted));
+    return std::unique_ptr<TimeDecayedFilter>(std::move(f));
+  }
   PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> f, TimeDecayedBloom::Create(wanted));
   return std::unique_ptr<TimeDecayedFilter>(std::move(f));
 }
@@ -96,6 +131,10 @@ StatusOr<std::unique_ptr<TimeDecayedFilter>> CreateUrlFilter(const ShardOptions&
 StatusOr<std::unique_ptr<TimeDecayedFilter>> RestoreUrlFilter(std::string_view header) {
   if (cuckoo::IsCuckooHeader(header)) {
     PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedCuckoo> f, TimeDecayedCuckoo::Restore(header));
+    return std::unique_ptr<TimeDecayedFilter>(std::move(f));
+  }
+  if (fuse::IsFuseHeader(header)) {
+    PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFuse> f, TimeDecayedFuse::Restore(header));
     return std::unique_ptr<TimeDecayedFilter>(std::move(f));
   }
   PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedBloom> f, TimeDecayedBloom::Restore(header));
@@ -115,14 +154,19 @@ StatusOr<std::unique_ptr<TimeDecayedFilter>> LoadUrlBloom(ShardDb* db, const Sha
   if (header) {
     PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFilter> stored, RestoreUrlFilter(*header));
     if (IsConfiguredFilter(*stored, options) || options.url_mode == UrlMode::kBloom) {
+      stored->AttachPageStore(std::make_unique<ShardPageStore>(db));
       PS_RETURN_IF_ERROR(LoadPages(db, stored.get()));
       stored->AdvanceWatermark(watermark);
+      PS_RETURN_IF_ERROR(stored->status().WithContext("shard " + db->dir() + ": URL filter"));
       return stored;
     }
   }
   PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFilter> bloom, CreateUrlFilter(options));
+  bloom->AttachPageStore(std::make_unique<ShardPageStore>(db));
   bloom->AdvanceWatermark(watermark);
+  bloom->BeginBulkLoad();
   PS_RETURN_IF_ERROR(InsertUrlEntries(db, bloom.get(), stop));
+  PS_RETURN_IF_ERROR(bloom->FinishBulkLoad().WithContext("shard " + db->dir() + ": URL filter"));
   *rebuilt = true;
   return bloom;
 }
@@ -131,8 +175,10 @@ StatusOr<std::unique_ptr<TimeDecayedFilter>> LoadStoredUrlBloom(ShardDb* db, Eve
   PS_ASSIGN_OR_RETURN(std::optional<std::string> header, GetMeta(db, kBloomHeaderKey));
   if (!header) return std::unique_ptr<TimeDecayedFilter>();
   PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFilter> stored, RestoreUrlFilter(*header));
+  stored->AttachPageStore(std::make_unique<ShardPageStore>(db));
   PS_RETURN_IF_ERROR(LoadPages(db, stored.get()));
   stored->AdvanceWatermark(watermark);
+  PS_RETURN_IF_ERROR(stored->status().WithContext("shard " + db->dir() + ": URL filter"));
   return stored;
 }
 

@@ -59,6 +59,11 @@ Status Corrupt(std::string_view what) {
 
 }  // namespace
 
+BlockedSizing SizeBlockedFilter(double target, uint64_t keys) {
+  const Choice c = BestChoice(target, keys);
+  return {c.num_probes, c.blocks};
+}
+
 double BloomGeometry::DesignFalsePositiveRate() const {
   const double load = static_cast<double>(keys_per_generation) / blocks_per_slot();
   return UnionFalsePositiveRate(BlockedFalsePositiveRate(load, num_probes), slots);

@@ -55,6 +55,16 @@ uint64_t KeysPerGeneration(const BloomOptions& options);
 // stays at kDesignMargin times the configured rate. Options must be valid.
 StatusOr<BloomGeometry> ComputeGeometry(const BloomOptions& options);
 
+// The probe count and block count of one blocked filter (a single
+// generation) holding `keys` keys at `target` expected rate, using the least
+// memory; num_probes 0 when none reaches it. The fuse filter's open
+// generation is such a filter.
+struct BlockedSizing {
+  int num_probes = 0;
+  uint64_t blocks = 0;
+};
+BlockedSizing SizeBlockedFilter(double target, uint64_t keys);
+
 // Checks a geometry read back from storage: internally consistent, within
 // the limits, and matching the options stored beside it.
 Status ValidateGeometry(const BloomOptions& options, const BloomGeometry& geometry);

@@ -9,23 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "changelog_fixture.h"
 #include "store/codec.h"
 #include "store/shard_db.h"
 #include "store/shard_meta.h"
 #include "store/shard_probe.h"
 #include "store/shard_restore.h"
 #include "store/testing/synthetic_records.h"
-#include "changelog_fixture.h"
 #include "store_test_util.h"
 
 namespace pagesieve::store {
 namespace {
 
+using storetest::ChangelogTest;
 using storetest::DigestOf;
+using storetest::FakeTopic;
 using storetest::MakeOrigin;
 using storetest::Ms;
-using storetest::ChangelogTest;
-using storetest::FakeTopic;
 using storetest::WriteRecord;
 
 TEST_F(ChangelogTest, RestoreReturnsTheStateOffsetAndWatermarkOfTheLastCheckpoint) {
@@ -367,6 +367,28 @@ TEST_F(ChangelogTest, RestoredCuckooFilterAnswersAsTheSource) {
   FillOverGenerations(source, topic);
   ASSERT_TRUE(Restore(topic.records, 0, topic.end(), options).ok());
   ExpectRestoredFilterAnswersAsTheSource(source, OpenRestored(options));
+}
+
+// The fuse filter ships its key logs too: the restored one seals from them.
+TEST_F(ChangelogTest, RestoredFuseFilterAnswersAsTheSource) {
+  ShardOptions options = storetest::TestShardOptions();
+  options.url_mode = UrlMode::kBloom;
+  options.url_filter = FilterKind::kFuse;
+  options.url_expected_items = 5'000;
+  options.url_ttl = Duration(4000);
+  FakeTopic topic;
+  Shard& source = OpenOther(options);
+  FillOverGenerations(source, topic);
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end(), options).ok());
+  Shard& restored = OpenRestored(options);
+  ExpectRestoredFilterAnswersAsTheSource(source, restored);
+  // One more seal each: the restored shard reads its logs back from RocksDB.
+  const EventTime t = Ms(1000 + 12 * 700 + 2000);
+  ASSERT_TRUE(
+      source.RecordUrl("site", DigestOf(99'999), MakeOrigin(99'999, t), t, DigestOf(0)).ok());
+  ASSERT_TRUE(
+      restored.RecordUrl("site", DigestOf(99'999), MakeOrigin(99'999, t), t, DigestOf(0)).ok());
+  ExpectRestoredFilterAnswersAsTheSource(source, restored);
 }
 
 TEST_F(ChangelogTest, RestoredBloomFilterAnswersAsTheSource) {

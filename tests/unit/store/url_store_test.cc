@@ -163,8 +163,7 @@ using storetest::DigestOf;
 using storetest::MakeOrigin;
 using storetest::Ms;
 
-class UrlBloomTest : public storetest::ShardTest,
-                     public ::testing::WithParamInterface<FilterKind> {
+class UrlBloomTest : public storetest::ShardTest, public ::testing::WithParamInterface<FilterKind> {
  protected:
   ShardOptions Options(UrlMode mode, uint64_t expected_items = 10'000) {
     ShardOptions o = storetest::TestShardOptions();
@@ -282,9 +281,12 @@ TEST_P(UrlBloomTest, ExactModeRebuildsTheConfiguredStructure) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EachFilter, UrlBloomTest,
-                         ::testing::Values(FilterKind::kBloom, FilterKind::kCuckoo),
+                         ::testing::Values(FilterKind::kBloom, FilterKind::kCuckoo,
+                                           FilterKind::kFuse),
                          [](const ::testing::TestParamInfo<FilterKind>& kind) {
-                           return kind.param == FilterKind::kBloom ? "Bloom" : "Cuckoo";
+                           return kind.param == FilterKind::kBloom    ? "Bloom"
+                                  : kind.param == FilterKind::kCuckoo ? "Cuckoo"
+                                                                      : "Fuse";
                          });
 
 }  // namespace

@@ -1,0 +1,184 @@
+#include "store/fuse/fuse_format.h"
+
+#include <xxhash.h>
+
+#include <bit>
+#include <cstring>
+
+namespace pagesieve::store::fuse {
+namespace {
+
+constexpr char kMagic[8] = {'P', 'S', 'F', 'U', 'S', 'E', '\0', '\0'};
+constexpr size_t kChecksumBytes = 8;
+
+template <typename T>
+void Put(std::string* out, T value) {
+  static_assert(std::endian::native == std::endian::little, "the format is little-endian");
+  char raw[sizeof(T)];
+  std::memcpy(raw, &value, sizeof(T));
+  out->append(raw, sizeof(T));
+}
+
+// Fixed-width fields from the front of a view; reading past the end yields
+// zeros and leaves ok() false.
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  template <typename T>
+  T Get() {
+    T value{};
+    if (in_.size() < sizeof(T)) {
+      ok_ = false;
+      return value;
+    }
+    std::memcpy(&value, in_.data(), sizeof(T));
+    in_.remove_prefix(sizeof(T));
+    return value;
+  }
+  bool ok() const { return ok_; }
+  size_t remaining() const { return in_.size(); }
+
+ private:
+  std::string_view in_;
+  bool ok_ = true;
+};
+
+void PutParameters(const BloomOptions& o, const FuseGeometry& g, std::string* out) {
+  out->append(kMagic, sizeof(kMagic));
+  Put<uint32_t>(out, kFuseFormatVersion);
+  Put<uint64_t>(out, o.expected_items);
+  Put<uint64_t>(out, std::bit_cast<uint64_t>(o.false_positive_rate));
+  Put<uint32_t>(out, static_cast<uint32_t>(o.generations));
+  Put<int64_t>(out, o.ttl.count());
+  Put<uint32_t>(out, static_cast<uint32_t>(o.page_bytes));
+  Put<uint32_t>(out, static_cast<uint32_t>(g.fingerprint_bits));
+  Put<uint32_t>(out, static_cast<uint32_t>(g.open_probes));
+  Put<uint64_t>(out, g.open_blocks);
+  Put<int64_t>(out, g.generation_width.count());
+  Put<uint64_t>(out, g.keys_per_generation);
+}
+
+// Values that do not fit their C++ type are left out of range, for
+// validation to reject.
+int SmallInt(uint32_t v) { return v > 1024 ? -1 : static_cast<int>(v); }
+
+void GetParameters(Reader& r, BloomOptions& o, FuseGeometry& g) {
+  o.expected_items = r.Get<uint64_t>();
+  o.false_positive_rate = std::bit_cast<double>(r.Get<uint64_t>());
+  o.generations = SmallInt(r.Get<uint32_t>());
+  o.ttl = Duration(r.Get<int64_t>());
+  o.page_bytes = r.Get<uint32_t>();
+  g.fingerprint_bits = SmallInt(r.Get<uint32_t>());
+  g.open_probes = SmallInt(r.Get<uint32_t>());
+  g.open_blocks = r.Get<uint64_t>();
+  g.generation_width = Duration(r.Get<int64_t>());
+  g.keys_per_generation = r.Get<uint64_t>();
+}
+
+Status Corrupt(std::string_view what) {
+  return Status::Corruption("fuse header: " + std::string(what));
+}
+
+// Every log holds a generation live at the header's watermark, in its slot;
+// the sealed filter covers exactly the live generations before the open one.
+Status CheckState(const FuseHeader& h) {
+  const Duration width = h.geometry.generation_width;
+  const int64_t newest = bloom::GenerationOf(h.watermark_ms, width);
+  const int64_t oldest = bloom::OldestLiveGeneration(h.watermark_ms, h.options.ttl, width);
+  if (h.built_newest != newest || h.built_oldest != oldest) {
+    return Corrupt("sealed generations do not match the watermark");
+  }
+  for (int s = 0; s < kLogSlots; ++s) {
+    const LogSlot& log = h.logs[s];
+    if (log.generation == bloom::kNoGeneration) {
+      if (log.chunks != 0 || log.keys != 0) return Corrupt("keys of no generation");
+      continue;
+    }
+    if (log.generation < oldest || log.generation > newest ||
+        bloom::SlotOf(log.generation, kLogSlots) != s || log.chunks > kMaxLogChunks ||
+        log.keys > uint64_t{log.chunks} * kLogChunkKeys) {
+      return Corrupt("bad key log");
+    }
+  }
+  if (h.sealed.keys != 0 && h.sealed.fingerprint_bits != h.geometry.fingerprint_bits) {
+    return Corrupt("sealed filter of another width");
+  }
+  return BinaryFuse::ValidateShape(h.sealed).WithContext("fuse header");
+}
+
+}  // namespace
+
+bool IsFuseHeader(std::string_view bytes) {
+  return bytes.size() >= sizeof(kMagic) && std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) == 0;
+}
+
+uint32_t FuseParameterTag(const BloomOptions& options, const FuseGeometry& geometry) {
+  std::string params;
+  PutParameters(options, geometry, &params);
+  return static_cast<uint32_t>(XXH3_64bits(params.data(), params.size()));
+}
+
+std::string EncodeFuseHeader(const FuseHeader& h) {
+  std::string out;
+  PutParameters(h.options, h.geometry, &out);
+  Put<int64_t>(&out, h.watermark_ms);
+  Put<uint64_t>(&out, h.build);
+  Put<int64_t>(&out, h.built_oldest);
+  Put<int64_t>(&out, h.built_newest);
+  Put<uint64_t>(&out, h.late_in_open);
+  Put<uint64_t>(&out, h.sealed.keys);
+  Put<uint64_t>(&out, h.sealed.seed);
+  Put<uint32_t>(&out, h.sealed.segment_length);
+  Put<uint32_t>(&out, h.sealed.segment_count);
+  for (const LogSlot& log : h.logs) {
+    Put<int64_t>(&out, log.generation);
+    Put<uint32_t>(&out, log.chunks);
+    Put<uint64_t>(&out, log.keys);
+  }
+  Put<uint64_t>(&out, XXH3_64bits(out.data(), out.size()));
+  return out;
+}
+
+StatusOr<FuseHeader> DecodeFuseHeader(std::string_view bytes) {
+  if (!IsFuseHeader(bytes)) return Corrupt("bad magic");
+  if (bytes.size() < sizeof(kMagic) + 4 + kChecksumBytes) return Corrupt("too short");
+  Reader r(bytes.substr(sizeof(kMagic), bytes.size() - sizeof(kMagic) - kChecksumBytes));
+  // The version before the checksum: a later format deserves the clearer error.
+  if (const uint32_t version = r.Get<uint32_t>(); version != kFuseFormatVersion) {
+    return Status::FailedPrecondition(
+        "fuse header: format version " + std::to_string(version) + ", this build reads version " +
+        std::to_string(kFuseFormatVersion) +
+        "; reset the shard (delete its directory: it is rebuilt from the input) or run the "
+        "pagesieve build that wrote it");
+  }
+  const std::string_view body = bytes.substr(0, bytes.size() - kChecksumBytes);
+  uint64_t stored = 0;
+  std::memcpy(&stored, bytes.data() + body.size(), kChecksumBytes);
+  if (XXH3_64bits(body.data(), body.size()) != stored) return Corrupt("checksum mismatch");
+  FuseHeader h;
+  GetParameters(r, h.options, h.geometry);
+  h.watermark_ms = r.Get<int64_t>();
+  h.build = r.Get<uint64_t>();
+  h.built_oldest = r.Get<int64_t>();
+  h.built_newest = r.Get<int64_t>();
+  h.late_in_open = r.Get<uint64_t>();
+  h.sealed.keys = r.Get<uint64_t>();
+  h.sealed.seed = r.Get<uint64_t>();
+  h.sealed.segment_length = r.Get<uint32_t>();
+  h.sealed.segment_count = r.Get<uint32_t>();
+  h.sealed.fingerprint_bits = h.geometry.fingerprint_bits;
+  for (LogSlot& log : h.logs) {
+    log.generation = r.Get<int64_t>();
+    log.chunks = r.Get<uint32_t>();
+    log.keys = r.Get<uint64_t>();
+  }
+  if (!r.ok() || r.remaining() != 0) return Corrupt("wrong length");
+  if (Status s = ValidateBloomOptions(h.options); !s.ok()) return Corrupt(s.message());
+  if (h.options.generations != kFuseGenerations) return Corrupt("wrong generation count");
+  PS_RETURN_IF_ERROR(ValidateFuseGeometry(h.options, h.geometry));
+  if (h.watermark_ms < 0) return Corrupt("negative watermark");
+  PS_RETURN_IF_ERROR(CheckState(h));
+  return h;
+}
+
+}  // namespace pagesieve::store::fuse
