@@ -198,10 +198,6 @@ StatusOr<std::unique_ptr<RdKafka::Conf>> ConsumerConf(const KafkaOptions& o) {
       // Only committed records: what an aborted transaction held (a zombie's,
       // a crashed re-keying stage's) is never decided.
       {"isolation.level", "read_committed"},
-      // librdkafka's prefetch only has to cover a fetch's round trip: what
-      // is read ahead waits in the pipeline (run.max_pending_bytes). Its
-      // default, 64 MiB, added as much again to the daemon's peak memory.
-      {"queued.max.messages.kbytes", "16384"},
   };
   if (!o.instance_id.empty()) base["group.instance.id"] = o.instance_id;
   return BuildConf({&base, &o.common, &o.consumer, &FixedConsumerProperties()});
