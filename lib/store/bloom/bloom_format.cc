@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstring>
 
+#include "store/fixed_fields.h"
+
 namespace pagesieve::store::bloom {
 namespace {
 
@@ -14,50 +16,19 @@ constexpr size_t kParameterBytes = 72;
 constexpr size_t kSlotBytes = 16;
 constexpr size_t kChecksumBytes = 8;
 
-template <typename T>
-void Put(std::string* out, T value) {
-  static_assert(std::endian::native == std::endian::little, "the format is little-endian");
-  char raw[sizeof(T)];
-  std::memcpy(raw, &value, sizeof(T));
-  out->append(raw, sizeof(T));
-}
-
-// Reads fixed-width fields from the front of a view; reading past its end
-// fails once and leaves ok() false.
-class Reader {
- public:
-  explicit Reader(std::string_view in) : in_(in) {}
-  template <typename T>
-  T Get() {
-    T value{};
-    if (in_.size() < sizeof(T)) {
-      ok_ = false;
-      return value;
-    }
-    std::memcpy(&value, in_.data(), sizeof(T));
-    in_.remove_prefix(sizeof(T));
-    return value;
-  }
-  bool ok() const { return ok_; }
-  size_t remaining() const { return in_.size(); }
-
- private:
-  std::string_view in_;
-  bool ok_ = true;
-};
 
 void PutParameters(const BloomOptions& o, const BloomGeometry& g, std::string* out) {
   out->append(kMagic, sizeof(kMagic));
-  Put<uint32_t>(out, kBloomFormatVersion);
-  Put<uint64_t>(out, o.expected_items);
-  Put<uint64_t>(out, std::bit_cast<uint64_t>(o.false_positive_rate));
-  Put<uint32_t>(out, static_cast<uint32_t>(o.generations));
-  Put<int64_t>(out, o.ttl.count());
-  Put<uint32_t>(out, static_cast<uint32_t>(o.page_bytes));
-  Put<uint32_t>(out, static_cast<uint32_t>(g.num_probes));
-  Put<uint64_t>(out, g.groups);
-  Put<int64_t>(out, g.generation_width.count());
-  Put<uint64_t>(out, g.keys_per_generation);
+  PutFixedField<uint32_t>(out, kBloomFormatVersion);
+  PutFixedField<uint64_t>(out, o.expected_items);
+  PutFixedField<uint64_t>(out, std::bit_cast<uint64_t>(o.false_positive_rate));
+  PutFixedField<uint32_t>(out, static_cast<uint32_t>(o.generations));
+  PutFixedField<int64_t>(out, o.ttl.count());
+  PutFixedField<uint32_t>(out, static_cast<uint32_t>(o.page_bytes));
+  PutFixedField<uint32_t>(out, static_cast<uint32_t>(g.num_probes));
+  PutFixedField<uint64_t>(out, g.groups);
+  PutFixedField<int64_t>(out, g.generation_width.count());
+  PutFixedField<uint64_t>(out, g.keys_per_generation);
 }
 
 Status Corrupt(std::string_view what) {
@@ -66,7 +37,7 @@ Status Corrupt(std::string_view what) {
 
 // The fields after magic and version. Values that do not fit their C++ type
 // are left out of range, for validation to reject.
-void GetParameters(Reader& r, BloomOptions& o, BloomGeometry& g) {
+void GetParameters(FixedFieldReader& r, BloomOptions& o, BloomGeometry& g) {
   o.expected_items = r.Get<uint64_t>();
   o.false_positive_rate = std::bit_cast<double>(r.Get<uint64_t>());
   const uint32_t generations = r.Get<uint32_t>();
@@ -117,12 +88,12 @@ std::string EncodeBloomHeader(const BloomHeader& h) {
   std::string out;
   out.reserve(kParameterBytes + 8 + kSlotBytes * h.slots.size() + kChecksumBytes);
   PutParameters(h.options, h.geometry, &out);
-  Put<int64_t>(&out, h.watermark_ms);
+  PutFixedField<int64_t>(&out, h.watermark_ms);
   for (const SlotState& s : h.slots) {
-    Put<int64_t>(&out, s.generation);
-    Put<uint64_t>(&out, s.inserts);
+    PutFixedField<int64_t>(&out, s.generation);
+    PutFixedField<uint64_t>(&out, s.inserts);
   }
-  Put<uint64_t>(&out, XXH3_64bits(out.data(), out.size()));
+  PutFixedField<uint64_t>(&out, XXH3_64bits(out.data(), out.size()));
   return out;
 }
 
@@ -131,7 +102,7 @@ StatusOr<BloomHeader> DecodeBloomHeader(std::string_view bytes) {
     return Corrupt(std::to_string(bytes.size()) + " bytes is too short");
   }
   if (std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) return Corrupt("bad magic");
-  Reader r(bytes.substr(sizeof(kMagic), bytes.size() - sizeof(kMagic) - kChecksumBytes));
+  FixedFieldReader r(bytes.substr(sizeof(kMagic), bytes.size() - sizeof(kMagic) - kChecksumBytes));
   // The version comes before the checksum: a later format may checksum
   // differently, and its reader deserves the clearer error.
   if (const uint32_t version = r.Get<uint32_t>(); version != kBloomFormatVersion) {
@@ -157,9 +128,9 @@ StatusOr<BloomHeader> DecodeBloomHeader(std::string_view bytes) {
 }
 
 void AppendPagePrefix(const PagePrefix& prefix, std::string* out) {
-  Put<uint32_t>(out, prefix.tag);
-  Put<uint32_t>(out, prefix.page_id);
-  Put<int64_t>(out, prefix.generation);
+  PutFixedField<uint32_t>(out, prefix.tag);
+  PutFixedField<uint32_t>(out, prefix.page_id);
+  PutFixedField<int64_t>(out, prefix.generation);
 }
 
 StatusOr<PagePrefix> DecodePagePrefix(std::string_view page, size_t page_bytes) {
@@ -167,7 +138,7 @@ StatusOr<PagePrefix> DecodePagePrefix(std::string_view page, size_t page_bytes) 
     return Status::Corruption("bloom page: " + std::to_string(page.size()) + " bytes, expected " +
                               std::to_string(kPagePrefixBytes + page_bytes));
   }
-  Reader r(page);
+  FixedFieldReader r(page);
   PagePrefix p;
   p.tag = r.Get<uint32_t>();
   p.page_id = r.Get<uint32_t>();

@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstring>
 
+#include "store/fixed_fields.h"
+
 namespace pagesieve::store::cuckoo {
 namespace {
 
@@ -12,56 +14,25 @@ constexpr char kMagic[8] = {'P', 'S', 'C', 'U', 'C', 'K', 'O', 'O'};
 constexpr size_t kChecksumBytes = 8;
 constexpr size_t kStashEntryBytes = 12;
 
-template <typename T>
-void Put(std::string* out, T value) {
-  static_assert(std::endian::native == std::endian::little, "the format is little-endian");
-  char raw[sizeof(T)];
-  std::memcpy(raw, &value, sizeof(T));
-  out->append(raw, sizeof(T));
-}
-
-// Reads fixed-width fields from the front of a view; reading past the end
-// yields zeros and leaves ok() false.
-class Reader {
- public:
-  explicit Reader(std::string_view in) : in_(in) {}
-  template <typename T>
-  T Get() {
-    T value{};
-    if (in_.size() < sizeof(T)) {
-      ok_ = false;
-      return value;
-    }
-    std::memcpy(&value, in_.data(), sizeof(T));
-    in_.remove_prefix(sizeof(T));
-    return value;
-  }
-  bool ok() const { return ok_; }
-  size_t remaining() const { return in_.size(); }
-
- private:
-  std::string_view in_;
-  bool ok_ = true;
-};
 
 void PutParameters(const BloomOptions& o, const CuckooGeometry& g, std::string* out) {
   out->append(kMagic, sizeof(kMagic));
-  Put<uint32_t>(out, kCuckooFormatVersion);
-  Put<uint64_t>(out, o.expected_items);
-  Put<uint64_t>(out, std::bit_cast<uint64_t>(o.false_positive_rate));
-  Put<uint32_t>(out, static_cast<uint32_t>(o.generations));
-  Put<int64_t>(out, o.ttl.count());
-  Put<uint32_t>(out, static_cast<uint32_t>(o.page_bytes));
-  Put<uint32_t>(out, static_cast<uint32_t>(g.fingerprint_bits));
-  Put<uint64_t>(out, g.buckets);
-  Put<uint32_t>(out, g.buckets_per_page);
-  Put<int64_t>(out, g.generation_width.count());
-  Put<uint64_t>(out, g.keys_per_generation);
+  PutFixedField<uint32_t>(out, kCuckooFormatVersion);
+  PutFixedField<uint64_t>(out, o.expected_items);
+  PutFixedField<uint64_t>(out, std::bit_cast<uint64_t>(o.false_positive_rate));
+  PutFixedField<uint32_t>(out, static_cast<uint32_t>(o.generations));
+  PutFixedField<int64_t>(out, o.ttl.count());
+  PutFixedField<uint32_t>(out, static_cast<uint32_t>(o.page_bytes));
+  PutFixedField<uint32_t>(out, static_cast<uint32_t>(g.fingerprint_bits));
+  PutFixedField<uint64_t>(out, g.buckets);
+  PutFixedField<uint32_t>(out, g.buckets_per_page);
+  PutFixedField<int64_t>(out, g.generation_width.count());
+  PutFixedField<uint64_t>(out, g.keys_per_generation);
 }
 
 // Values that do not fit their C++ type are left out of range, for
 // validation to reject.
-void GetParameters(Reader& r, BloomOptions& o, CuckooGeometry& g) {
+void GetParameters(FixedFieldReader& r, BloomOptions& o, CuckooGeometry& g) {
   o.expected_items = r.Get<uint64_t>();
   o.false_positive_rate = std::bit_cast<double>(r.Get<uint64_t>());
   const uint32_t generations = r.Get<uint32_t>();
@@ -105,20 +76,20 @@ uint32_t CuckooParameterTag(const BloomOptions& options, const CuckooGeometry& g
 std::string EncodeCuckooHeader(const CuckooHeader& h) {
   std::string out;
   PutParameters(h.options, h.geometry, &out);
-  Put<int64_t>(&out, h.watermark_ms);
-  Put<uint64_t>(&out, h.stash.size());
+  PutFixedField<int64_t>(&out, h.watermark_ms);
+  PutFixedField<uint64_t>(&out, h.stash.size());
   for (const StashEntry& e : h.stash) {
-    Put<uint64_t>(&out, e.bucket);
-    Put<uint32_t>(&out, e.value);
+    PutFixedField<uint64_t>(&out, e.bucket);
+    PutFixedField<uint32_t>(&out, e.value);
   }
-  Put<uint64_t>(&out, XXH3_64bits(out.data(), out.size()));
+  PutFixedField<uint64_t>(&out, XXH3_64bits(out.data(), out.size()));
   return out;
 }
 
 StatusOr<CuckooHeader> DecodeCuckooHeader(std::string_view bytes) {
   if (!IsCuckooHeader(bytes)) return Corrupt("bad magic");
   if (bytes.size() < sizeof(kMagic) + 4 + kChecksumBytes) return Corrupt("too short");
-  Reader r(bytes.substr(sizeof(kMagic), bytes.size() - sizeof(kMagic) - kChecksumBytes));
+  FixedFieldReader r(bytes.substr(sizeof(kMagic), bytes.size() - sizeof(kMagic) - kChecksumBytes));
   // The version before the checksum: a later format deserves the clearer error.
   if (const uint32_t version = r.Get<uint32_t>(); version != kCuckooFormatVersion) {
     return Status::FailedPrecondition("cuckoo header: format version " + std::to_string(version) +

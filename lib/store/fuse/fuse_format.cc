@@ -5,64 +5,35 @@
 #include <bit>
 #include <cstring>
 
+#include "store/fixed_fields.h"
+
 namespace pagesieve::store::fuse {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'S', 'F', 'U', 'S', 'E', '\0', '\0'};
 constexpr size_t kChecksumBytes = 8;
 
-template <typename T>
-void Put(std::string* out, T value) {
-  static_assert(std::endian::native == std::endian::little, "the format is little-endian");
-  char raw[sizeof(T)];
-  std::memcpy(raw, &value, sizeof(T));
-  out->append(raw, sizeof(T));
-}
-
-// Fixed-width fields from the front of a view; reading past the end yields
-// zeros and leaves ok() false.
-class Reader {
- public:
-  explicit Reader(std::string_view in) : in_(in) {}
-  template <typename T>
-  T Get() {
-    T value{};
-    if (in_.size() < sizeof(T)) {
-      ok_ = false;
-      return value;
-    }
-    std::memcpy(&value, in_.data(), sizeof(T));
-    in_.remove_prefix(sizeof(T));
-    return value;
-  }
-  bool ok() const { return ok_; }
-  size_t remaining() const { return in_.size(); }
-
- private:
-  std::string_view in_;
-  bool ok_ = true;
-};
 
 void PutParameters(const BloomOptions& o, const FuseGeometry& g, std::string* out) {
   out->append(kMagic, sizeof(kMagic));
-  Put<uint32_t>(out, kFuseFormatVersion);
-  Put<uint64_t>(out, o.expected_items);
-  Put<uint64_t>(out, std::bit_cast<uint64_t>(o.false_positive_rate));
-  Put<uint32_t>(out, static_cast<uint32_t>(o.generations));
-  Put<int64_t>(out, o.ttl.count());
-  Put<uint32_t>(out, static_cast<uint32_t>(o.page_bytes));
-  Put<uint32_t>(out, static_cast<uint32_t>(g.fingerprint_bits));
-  Put<uint32_t>(out, static_cast<uint32_t>(g.open_probes));
-  Put<uint64_t>(out, g.open_blocks);
-  Put<int64_t>(out, g.generation_width.count());
-  Put<uint64_t>(out, g.keys_per_generation);
+  PutFixedField<uint32_t>(out, kFuseFormatVersion);
+  PutFixedField<uint64_t>(out, o.expected_items);
+  PutFixedField<uint64_t>(out, std::bit_cast<uint64_t>(o.false_positive_rate));
+  PutFixedField<uint32_t>(out, static_cast<uint32_t>(o.generations));
+  PutFixedField<int64_t>(out, o.ttl.count());
+  PutFixedField<uint32_t>(out, static_cast<uint32_t>(o.page_bytes));
+  PutFixedField<uint32_t>(out, static_cast<uint32_t>(g.fingerprint_bits));
+  PutFixedField<uint32_t>(out, static_cast<uint32_t>(g.open_probes));
+  PutFixedField<uint64_t>(out, g.open_blocks);
+  PutFixedField<int64_t>(out, g.generation_width.count());
+  PutFixedField<uint64_t>(out, g.keys_per_generation);
 }
 
 // Values that do not fit their C++ type are left out of range, for
 // validation to reject.
 int SmallInt(uint32_t v) { return v > 1024 ? -1 : static_cast<int>(v); }
 
-void GetParameters(Reader& r, BloomOptions& o, FuseGeometry& g) {
+void GetParameters(FixedFieldReader& r, BloomOptions& o, FuseGeometry& g) {
   o.expected_items = r.Get<uint64_t>();
   o.false_positive_rate = std::bit_cast<double>(r.Get<uint64_t>());
   o.generations = SmallInt(r.Get<uint32_t>());
@@ -121,28 +92,28 @@ uint32_t FuseParameterTag(const BloomOptions& options, const FuseGeometry& geome
 std::string EncodeFuseHeader(const FuseHeader& h) {
   std::string out;
   PutParameters(h.options, h.geometry, &out);
-  Put<int64_t>(&out, h.watermark_ms);
-  Put<uint64_t>(&out, h.build);
-  Put<int64_t>(&out, h.built_oldest);
-  Put<int64_t>(&out, h.built_newest);
-  Put<uint64_t>(&out, h.late_in_open);
-  Put<uint64_t>(&out, h.sealed.keys);
-  Put<uint64_t>(&out, h.sealed.seed);
-  Put<uint32_t>(&out, h.sealed.segment_length);
-  Put<uint32_t>(&out, h.sealed.segment_count);
+  PutFixedField<int64_t>(&out, h.watermark_ms);
+  PutFixedField<uint64_t>(&out, h.build);
+  PutFixedField<int64_t>(&out, h.built_oldest);
+  PutFixedField<int64_t>(&out, h.built_newest);
+  PutFixedField<uint64_t>(&out, h.late_in_open);
+  PutFixedField<uint64_t>(&out, h.sealed.keys);
+  PutFixedField<uint64_t>(&out, h.sealed.seed);
+  PutFixedField<uint32_t>(&out, h.sealed.segment_length);
+  PutFixedField<uint32_t>(&out, h.sealed.segment_count);
   for (const LogSlot& log : h.logs) {
-    Put<int64_t>(&out, log.generation);
-    Put<uint32_t>(&out, log.chunks);
-    Put<uint64_t>(&out, log.keys);
+    PutFixedField<int64_t>(&out, log.generation);
+    PutFixedField<uint32_t>(&out, log.chunks);
+    PutFixedField<uint64_t>(&out, log.keys);
   }
-  Put<uint64_t>(&out, XXH3_64bits(out.data(), out.size()));
+  PutFixedField<uint64_t>(&out, XXH3_64bits(out.data(), out.size()));
   return out;
 }
 
 StatusOr<FuseHeader> DecodeFuseHeader(std::string_view bytes) {
   if (!IsFuseHeader(bytes)) return Corrupt("bad magic");
   if (bytes.size() < sizeof(kMagic) + 4 + kChecksumBytes) return Corrupt("too short");
-  Reader r(bytes.substr(sizeof(kMagic), bytes.size() - sizeof(kMagic) - kChecksumBytes));
+  FixedFieldReader r(bytes.substr(sizeof(kMagic), bytes.size() - sizeof(kMagic) - kChecksumBytes));
   // The version before the checksum: a later format deserves the clearer error.
   if (const uint32_t version = r.Get<uint32_t>(); version != kFuseFormatVersion) {
     return Status::FailedPrecondition(
