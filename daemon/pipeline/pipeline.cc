@@ -42,13 +42,11 @@ Status Pipeline::Step() {
   }
   PS_RETURN_IF_ERROR(ProcessAll());
   // Output lingers in the sink to be sent in batches while more is coming;
-  // with nothing more to decide, or a checkpoint waiting for it, it goes now.
-  bool more = false, awaited = false;
-  for (const auto& [p, open] : lanes_) {
-    more |= open.lane->pending_bytes() > 0;
-    awaited |= open.lane->AwaitsAcknowledgements();
-  }
-  if (!more || awaited) sink_.SendNow();
+  // with nothing more to decide it goes now (and a checkpoint that waits
+  // for it has it sent in CheckpointAndCommit).
+  bool more = false;
+  for (const auto& [p, open] : lanes_) more |= open.lane->pending_bytes() > 0;
+  if (!more) sink_.SendNow();
   sink_.Poll(Duration(0));  // acknowledgements
   PS_RETURN_IF_ERROR(CheckpointAndCommit());
   ApplyBackpressure();
