@@ -11,4 +11,10 @@ if ! grep -q "Begin jemalloc statistics" <<<"$out"; then
   echo "allocator_test: $binary does not allocate with jemalloc" >&2
   exit 1
 fi
-echo "allocator_test: $binary allocates with jemalloc"
+# Its options (daemon/allocator_options.cc) are compiled in: the statistics
+# list them.
+if ! grep -Eq "opt.oversize_threshold: 0$" <<<"$out"; then
+  echo "allocator_test: $binary does not set jemalloc's oversize_threshold to 0" >&2
+  exit 1
+fi
+echo "allocator_test: $binary allocates with jemalloc, with its options"
