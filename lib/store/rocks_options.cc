@@ -85,6 +85,7 @@ rocksdb::DBOptions MakeDbOptions(const StateEnv::Resources& r) {
   o.max_log_file_size = 8ull << 20;
   o.stats_dump_period_sec = 0;
   o.stats_persist_period_sec = 0;
+  o.max_file_opening_threads = 1;
   return o;
 }
 
