@@ -64,6 +64,15 @@ StatusOr<std::unique_ptr<ShardRestore>> StateEnv::OpenRestore(std::string_view t
   return ShardRestore::Open(resources_, path, options);
 }
 
+bool StateEnv::HasShard(std::string_view topic, PartitionId partition) const {
+  StatusOr<std::string> name = ShardDirName(topic, partition);
+  if (!name.ok()) return false;
+  // CURRENT names the manifest: RocksDB writes it last when it creates a
+  // database, so a directory without it holds no state.
+  std::error_code ec;
+  return std::filesystem::exists(resources_->options.dir + "/" + *name + "/CURRENT", ec);
+}
+
 Status StateEnv::RemoveShard(std::string_view topic, PartitionId partition) {
   PS_ASSIGN_OR_RETURN(std::string name, ShardDirName(topic, partition));
   const std::string dir = resources_->options.dir + "/" + name;

@@ -46,6 +46,10 @@ class StateEnv {
   // from a changelog (shard_restore.h). Fails like OpenShard.
   StatusOr<std::unique_ptr<ShardRestore>> OpenRestore(std::string_view topic, PartitionId partition,
                                                       const ShardOptions& options);
+  // Whether the partition has a shard on disk (one RocksDB created). The
+  // restore of a partition new to this instance whose changelog is empty
+  // asks first, and opens nothing: the shard's own open follows anyway.
+  bool HasShard(std::string_view topic, PartitionId partition) const;
   // Deletes the shard of a partition from disk; nothing when it has none.
   // A shard open in this process or another one (its RocksDB lock is held)
   // is not deleted: FailedPrecondition.

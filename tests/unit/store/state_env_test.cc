@@ -45,6 +45,27 @@ TEST(StateEnvTest, AnOpenShardIsNotRemovedAndAClosedOneIs) {
   std::filesystem::remove_all(root);
 }
 
+// The changelog restore skips partitions with no shard on disk and an empty
+// changelog; a shard that exists, even empty, must be seen.
+TEST(StateEnvTest, HasShardSeesAShardOnlyOnceItIsCreated) {
+  const std::filesystem::path root = MakeTempDir();
+  StatusOr<std::unique_ptr<StateEnv>> env = StateEnv::Create(TestEnvOptions(root));
+  ASSERT_TRUE(env.ok()) << env.status().ToString();
+  EXPECT_FALSE((*env)->HasShard("pages", PartitionId(3)));
+  // A directory RocksDB never created a database in holds no state.
+  std::filesystem::create_directories(root / "pages-3");
+  EXPECT_FALSE((*env)->HasShard("pages", PartitionId(3)));
+  {
+    StatusOr<std::unique_ptr<Shard>> shard =
+        (*env)->OpenShard("pages", PartitionId(3), TestShardOptions());
+    ASSERT_TRUE(shard.ok()) << shard.status().ToString();
+  }
+  EXPECT_TRUE((*env)->HasShard("pages", PartitionId(3)));
+  EXPECT_FALSE((*env)->HasShard("pages", PartitionId(4)));
+  EXPECT_FALSE((*env)->HasShard("../pages", PartitionId(3)));
+  std::filesystem::remove_all(root);
+}
+
 // The daemon opens shards on a worker thread and gives up an open whose
 // partition was revoked, or when it shuts down: the rebuild of the indexes
 // must notice, rather than read millions of entries first.
