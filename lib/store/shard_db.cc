@@ -2,6 +2,9 @@
 
 #include <rocksdb/write_batch.h>
 
+#include <filesystem>
+#include <system_error>
+
 namespace pagesieve::store {
 namespace {
 
@@ -10,6 +13,35 @@ rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.s
 // RocksDB reports a held LOCK file as an IO error whose text names the lock.
 bool IsLockError(const rocksdb::Status& s) {
   return s.IsIOError() && s.ToString().find("lock") != std::string::npos;
+}
+
+// Opens the database in `dir`, creating it and its column families when
+// missing. RocksDB's own creation of missing column families (in DB::Open)
+// takes them one at a time and writes, then parses back, its whole OPTIONS
+// file after each: most of a new shard's open. Created together they cost
+// one such write. A crash in between leaves a database with only the
+// default column family, whose next open creates the rest the usual way.
+rocksdb::Status OpenDb(const rocksdb::DBOptions& db_options, const std::string& dir,
+                       const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                       std::vector<rocksdb::ColumnFamilyHandle*>* handles, rocksdb::DB** db) {
+  std::error_code ec;
+  const bool fresh = !std::filesystem::exists(dir + "/CURRENT", ec) && families.size() > 1 &&
+                     families.front().name == rocksdb::kDefaultColumnFamilyName;
+  if (!fresh) return rocksdb::DB::Open(db_options, dir, families, handles, db);
+  rocksdb::Status s = rocksdb::DB::Open(db_options, dir, {families.front()}, handles, db);
+  if (!s.ok()) return s;
+  std::vector<rocksdb::ColumnFamilyHandle*> created;
+  s = (*db)->CreateColumnFamilies({families.begin() + 1, families.end()}, &created);
+  handles->insert(handles->end(), created.begin(), created.end());
+  if (s.ok()) return s;
+  for (rocksdb::ColumnFamilyHandle* h : *handles) {
+    (*db)->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+  }
+  handles->clear();
+  (*db)->Close().PermitUncheckedError();
+  delete *db;
+  *db = nullptr;
+  return s;
 }
 
 }  // namespace
@@ -39,7 +71,7 @@ StatusOr<std::unique_ptr<ShardDb>> ShardDb::Open(
   shard_db->dir_ = dir;
   shard_db->sync_ = sync;
   rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(db_options, dir, families, &shard_db->handles_, &raw);
+  rocksdb::Status s = OpenDb(db_options, dir, families, &shard_db->handles_, &raw);
   if (IsLockError(s)) {
     return Status::FailedPrecondition("shard " + dir +
                                       " is in use: another process (or this one) has it open (" +

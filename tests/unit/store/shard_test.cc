@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -119,6 +120,38 @@ TEST_F(ShardLifecycleTest, OtherSimHashLayoutIsRefused) {
 
 // Storage format 1 kept the SimHash tables in a near_tables column family:
 // such a shard is refused with advice, not opened with the family ignored.
+std::vector<std::string> ColumnFamiliesOf(const std::string& dir) {
+  std::vector<std::string> families;
+  EXPECT_TRUE(rocksdb::DB::ListColumnFamilies(rocksdb::Options(), dir, &families).ok());
+  std::sort(families.begin(), families.end());
+  return families;
+}
+
+// A new shard creates its column families together (shard_db.cc, OpenDb),
+// not one at a time inside RocksDB's open.
+TEST_F(ShardLifecycleTest, ANewShardHasEveryColumnFamily) {
+  Open();
+  Close();
+  EXPECT_EQ(ColumnFamiliesOf(shard_dir_),
+            (std::vector<std::string>{"bloom", "default", "exact", "near", "url"}));
+}
+
+// A crash between creating the database and its column families leaves one
+// with only the default column family: it opens as a shard all the same.
+TEST_F(ShardLifecycleTest, ADatabaseWithOnlyTheDefaultColumnFamilyOpensAsAShard) {
+  {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, shard_dir_, &raw).ok());
+    delete raw;
+  }
+  Open();
+  Close();
+  EXPECT_EQ(ColumnFamiliesOf(shard_dir_),
+            (std::vector<std::string>{"bloom", "default", "exact", "near", "url"}));
+}
+
 TEST_F(ShardLifecycleTest, ShardOfTheFormatWithTableKeysIsRefusedWithResetAdvice) {
   Open();
   Close();
