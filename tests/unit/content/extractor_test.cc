@@ -328,6 +328,30 @@ TEST(ExtractorTest, TitleDropsTheSiteNameSuffix) {
   EXPECT_EQ(extractor.Extract("<title>Short | Site</title>" + Article(2)).title, "Short | Site");
 }
 
+TEST(ExtractorTest, TitleKeepsTheShortPartTheH1Repeats) {
+  // "Document" has too few words to be trusted on its own, but the page's
+  // headline says it is the title: the rest is the site's name.
+  Extractor extractor;
+  EXPECT_EQ(extractor
+                .Extract("<title>Document | Wikimedia Foundation, Inc.</title><h1>Document</h1>" +
+                         Article(2))
+                .title,
+            "Document");
+  EXPECT_EQ(
+      extractor.Extract("<title>Big Site Name Here - Recipes</title><h1>recipes</h1>" + Article(2))
+          .title,
+      "Recipes");
+}
+
+TEST(ExtractorTest, TitleIgnoresAnH1ThatRepeatsNoPart) {
+  Extractor extractor;
+  EXPECT_EQ(extractor
+                .Extract("<title>Document | Wikimedia Foundation, Inc.</title><h1>Other</h1>" +
+                         Article(2))
+                .title,
+            "Wikimedia Foundation, Inc.");
+}
+
 TEST(ExtractorTest, TitleFallsBackToTheFirstH1) {
   Extractor extractor;
   EXPECT_EQ(
