@@ -241,12 +241,24 @@ class Scorer {
     return top;
   }
 
+  // What the text below `i` gives its score, without the bonus of a
+  // positive class or id ("content", "main").
+  float TextScore(uint32_t i) const {
+    if (!options_.weight_classes) return scores_.value[i];
+    const float bonus = std::max(0.0f, ClassWeight(i));
+    return scores_.value[i] - bonus * (1.0f - float(stats_[i].LinkDensity())) * SemanticBoost(i);
+  }
+
+  // Readability's climb: a parent that outscores the candidate holds more
+  // of the content. Only its text counts here: a page's main column called
+  // "content" outscored the article it holds by its name alone, and took
+  // the page's video player and teaser stream with it.
   uint32_t RaiseWhileParentScoresBetter(uint32_t top) const {
     float last = scores_.value[top];
     const float threshold = last / 3;
     for (uint32_t p = doc_.nodes[top].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
       if (!scores_.Has(p)) continue;
-      const float score = scores_.value[p];
+      const float score = TextScore(p);
       if (score < threshold) break;
       if (score > last) return p;
       last = score;

@@ -138,6 +138,23 @@ TEST(ExtractorTest, PicksTheBlockWithTheProseOverShortTeasers) {
   EXPECT_FALSE(Contains(text, "Teaser")) << text;
 }
 
+TEST(ExtractorTest, AContentClassDoesNotLiftTheWholePageOverTheArticle) {
+  // The article's body and the page's main column both have a content-like
+  // name; the column also holds a stream of teasers. The column's name must
+  // not make it outscore the article it holds.
+  std::string stream = "<div><ul>";
+  for (int i = 0; i < 8; ++i) {
+    stream += "<li><p>Teaser" + std::to_string(i) +
+              " of another story, cut off mid-sentence as streams do, and</p></li>";
+  }
+  stream += "</ul></div>";
+  const std::string html = Page("<div id=\"main\" class=\"content\"><div><div class=\"body\">" +
+                                Article(6) + "</div><p>A caption.</p></div>" + stream + "</div>");
+  const std::string text = TextOf(html);
+  EXPECT_TRUE(Contains(text, "Body5")) << text;
+  EXPECT_FALSE(Contains(text, "Teaser")) << text;
+}
+
 TEST(ExtractorTest, HeadingsAndParagraphsKeepTheirKindAndOrder) {
   Extractor extractor;
   const MainContent content =
