@@ -16,6 +16,8 @@ constexpr float kArticleGrowth = 2.0f;
 constexpr double kArticleLinkDensity = 0.25;
 constexpr float kParentGrowth = 1.05f;
 constexpr double kParentLinkDensity = 0.2;
+constexpr float kContainerShare = 0.5f;
+constexpr uint16_t kContainerProseBlocks = 3;
 
 float TagBonus(Tag tag) {
   switch (tag) {
@@ -70,6 +72,7 @@ class Scorer {
     // Content spread over the whole page (forums, mailing-list archives):
     // the body is the best container there is.
     if (IsTop(doc_, top)) return {doc_.body};
+    top = LeaveDroppedBox(top);
     top = RaiseToCommonAncestor(top);
     top = RaiseWhileParentScoresBetter(top);
     top = RaiseThroughOnlyChildren(top);
@@ -220,6 +223,33 @@ class Scorer {
 
   bool Contains(uint32_t ancestor, uint32_t node) const {
     return node >= ancestor && node < doc_.nodes[ancestor].end;
+  }
+
+  // Whether emission's conditional cleaning drops `i` for its negative
+  // class and score (DropsConditionally's first test).
+  bool DroppedByItsClass(uint32_t i) const {
+    const float weight = options_.weight_classes ? doc_.nodes[i].class_weight : 0;
+    return weight < 0 && scores_.Has(i) && weight + scores_.value[i] < 0;
+  }
+
+  // The best candidate inside a box the page calls a widget (a gallery's
+  // 50 captions outscore the article around it), under a container that
+  // scores at least half as much and holds prose of its own besides the
+  // box: the container is the article, and the box is an insert that
+  // emission drops from it. Without the article's itemprop=articleBody to
+  // hold on to, the captions alone were taken for the article.
+  uint32_t LeaveDroppedBox(uint32_t top) const {
+    uint32_t box = doc_.nodes[top].parent;
+    while (!IsTop(doc_, box) && !DroppedByItsClass(box)) box = doc_.nodes[box].parent;
+    if (IsTop(doc_, box)) return top;
+    const float enough = kContainerShare * scores_.value[top];
+    for (uint32_t p = doc_.nodes[box].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
+      if (!scores_.Has(p) || scores_.value[p] < enough) continue;
+      const bool prose_outside =
+          stats_[p].prose_blocks >= stats_[box].prose_blocks + kContainerProseBlocks;
+      return prose_outside ? p : top;
+    }
+    return top;
   }
 
   // When several near-best candidates sit under one ancestor, the content is

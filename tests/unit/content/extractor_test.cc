@@ -155,6 +155,35 @@ TEST(ExtractorTest, AContentClassDoesNotLiftTheWholePageOverTheArticle) {
   EXPECT_FALSE(Contains(text, "Teaser")) << text;
 }
 
+TEST(ExtractorTest, AGalleryWidgetInsideTheArticleIsNotTakenForIt) {
+  // 30 captioned slides outscore the article's paragraphs, but they sit in
+  // a box the page calls a widget, inside the article.
+  std::string gallery = "<div class=\"widget-wrapper\"><div><ul>";
+  for (int i = 0; i < 30; ++i) {
+    gallery += "<li><h2>Slide " + std::to_string(i) + "</h2>" +
+               Para("Caption" + std::to_string(i) + ", about one photo, its people, places") +
+               "</li>";
+  }
+  gallery += "</ul></div></div>";
+  const std::string text =
+      TextOf(Page("<div class=\"story\">" + Article(3) + gallery + Article(6) + "</div>"));
+  EXPECT_TRUE(Contains(text, "Body5")) << text;
+  EXPECT_FALSE(Contains(text, "Caption")) << text;
+}
+
+TEST(ExtractorTest, AnArticleInAWidgetIsKeptWhenNothingAroundItIsProse) {
+  // A shop puts the description in a tab widget; the box around it holds
+  // only short lines.
+  std::string lines;
+  for (int i = 0; i < 10; ++i) {
+    lines +=
+        "<p>Line" + std::to_string(i) + ": delivery in two days, returns free for 30 days.</p>";
+  }
+  const std::string text = TextOf(Page("<div>" + lines + "<div class=\"tab-widget\"><div>" +
+                                       Article(6) + "</div></div></div>"));
+  EXPECT_TRUE(Contains(text, "Body5")) << text;
+}
+
 TEST(ExtractorTest, HeadingsAndParagraphsKeepTheirKindAndOrder) {
   Extractor extractor;
   const MainContent content =
