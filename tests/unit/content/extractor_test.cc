@@ -289,6 +289,17 @@ TEST(ExtractorTest, CommentSectionsAreRemoved) {
   EXPECT_FALSE(Contains(TextOf(html), "Commenter"));
 }
 
+TEST(ExtractorTest, ACommentSectionLabelledInChineseIsRemoved) {
+  // A blog's comment box without a telling class, headed "Comment list (42)".
+  const std::string html =
+      Page("<div><div>" + Article(4) +
+           "</div><div class=\"user-post\"><h3><span>留言列表 (42)</span></h3>" +
+           Para("Commenter") + Para("Commenter2") + "</div></div>");
+  const std::string text = TextOf(html);
+  EXPECT_FALSE(Contains(text, "Commenter")) << text;
+  EXPECT_TRUE(Contains(text, "Body3")) << text;
+}
+
 TEST(ExtractorTest, FigureCaptionsAreRemoved) {
   const std::string html = Page("<div>" + Article(2) +
                                 "<figure><img src=x><figcaption>Photo: Credit Agency</figcaption>"
