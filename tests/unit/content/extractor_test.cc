@@ -325,6 +325,38 @@ TEST(ExtractorTest, HeadingWhoseSectionWasRemovedIsDropped) {
   EXPECT_TRUE(Contains(text, "More"));
 }
 
+TEST(ExtractorTest, TeaserSummariesUnderTheirHeadlinesAreDroppedWhateverTheirLength) {
+  // "Most popular": each item a section link, a headline link, a summary of
+  // two lines and a byline. The summaries are as long as prose.
+  std::string popular = "<section><h2>Most popular</h2><ol>";
+  for (int i = 0; i < 4; ++i) {
+    const std::string n = std::to_string(i);
+    popular += "<li><a href=\"/t\">Transport</a><h3><a href=\"/s" + n + "\">Headline " + n +
+               "</a></h3>" + Para("Summary" + n + " of another story") +
+               "<a href=\"/w\">A. Writer</a></li>";
+  }
+  popular += "</ol></section>";
+  const std::string text = TextOf(Page("<div>" + Article(4) + popular + "</div>"));
+  EXPECT_TRUE(Contains(text, "Body3")) << text;
+  EXPECT_FALSE(Contains(text, "Summary")) << text;
+}
+
+TEST(ExtractorTest, ProseListItemsAfterALabelAreContent) {
+  // "Empfehlungen" heads the page's own advice here, not teasers: the items
+  // are prose with a link inside, under no headline.
+  std::string advice = "<h4>Empfehlungen</h4><ul>";
+  for (int i = 0; i < 3; ++i) {
+    advice +=
+        "<li>Advice" + std::to_string(i) +
+        ": read the <a href=\"/i\">information page</a> before you travel, which is a "
+        "sentence long enough to be prose, with commas, and it goes on a little, as good advice "
+        "on such pages does.</li>";
+  }
+  advice += "</ul>";
+  const std::string text = TextOf(Page("<div>" + Article(4) + advice + "</div>"));
+  EXPECT_TRUE(Contains(text, "Advice2")) << text;
+}
+
 TEST(ExtractorTest, HeadingFollowedBySubheadingAndTextIsKept) {
   Extractor extractor;
   const MainContent content =
