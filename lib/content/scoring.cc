@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "content/class_hints.h"
+
 namespace pagesieve::content {
 namespace {
 
@@ -323,11 +325,16 @@ class Scorer {
   }
 
   // A sibling made of prose paragraphs continues the article (sites split
-  // long articles into sections), whatever its score.
+  // long articles into sections), whatever its score. Not one whose class
+  // has a negative word ("hidden", "meta", "widget") that a positive one
+  // only cancels out (id="articleBody__interrupt-card" class="hidden": a
+  // book promotion after the article); a boilerplate word beside the
+  // positive one is a part of the article ("article-header").
   bool HoldsProse(uint32_t c) const {
     const NodeStats& st = stats_[c];
     return st.prose_blocks >= kSiblingProseBlocks && st.LinkDensity() < 0.1 &&
-           doc_.nodes[c].class_weight >= 0;
+           doc_.nodes[c].class_weight >= 0 &&
+           (doc_.nodes[c].class_hints & (kHintNegative | kHintBoilerplate)) != kHintNegative;
   }
 
   std::vector<uint32_t> WithSiblings(uint32_t top) const {

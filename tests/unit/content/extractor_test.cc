@@ -184,6 +184,19 @@ TEST(ExtractorTest, AnArticleInAWidgetIsKeptWhenNothingAroundItIsProse) {
   EXPECT_TRUE(Contains(text, "Body5")) << text;
 }
 
+TEST(ExtractorTest, ASiblingWithANegativeClassWordDoesNotContinueTheArticle) {
+  // A promotion after the article, hidden until a script shows it: its id
+  // says "article", its class "hidden", so its weight is 0.
+  const std::string html =
+      Page("<div class=\"story\">" + Article(5) +
+           "</div><div id=\"article-card\" class=\"hidden\">Venture into the unseen realms of "
+           "nature with our new book about wild life, out this month <a href=\"/b\">Order "
+           "now</a></div>");
+  const std::string text = TextOf(html);
+  EXPECT_TRUE(Contains(text, "Body4")) << text;
+  EXPECT_FALSE(Contains(text, "Venture")) << text;
+}
+
 TEST(ExtractorTest, HeadingsAndParagraphsKeepTheirKindAndOrder) {
   Extractor extractor;
   const MainContent content =
