@@ -90,11 +90,15 @@ class BlockWriter {
     TrimEdges();
   }
   // `level`: 1..6 for h1..h6, 0 for body text; `in_cell`: inside a table
-  // cell, where a label ("Comment" atop a column) heads no section.
-  void SetContext(int level, bool in_cell) {
+  // cell, where a label ("Comment" atop a column) heads no section;
+  // `in_item`: inside a list item.
+  void SetContext(int level, bool in_cell, bool in_item) {
     level_ = level;
     in_cell_ = in_cell;
+    in_item_ = in_item;
   }
+  // A list item starts: it has shown no link block yet.
+  void StartItem() { item_has_link_block_ = false; }
 
  private:
   // A short line that is not a sentence: a byline, a date, a category, a
@@ -138,12 +142,16 @@ class BlockWriter {
   // block in current_ is dropped.
   bool Skips(size_t link_bytes) {
     const int rank = level_ > 0 ? level_ : kNoRank;
+    const bool mostly_links = link_bytes * 2 > current_.size();
+    // A list item's summary under its headline link is a teaser however
+    // long ("Most popular": a kicker, the headline, two lines, a byline).
+    const bool summary = in_item_ && item_has_link_block_;
+    item_has_link_block_ = item_has_link_block_ || (in_item_ && mostly_links);
     if (skip_ != TextRole::kContent) {
       if (level_ > 0 && level_ <= skip_rank_) {
         skip_ = TextRole::kContent;  // a heading of the label's rank ends its section
-      } else if (skip_ == TextRole::kTeaserLabel && level_ == 0 &&
-                 link_bytes * 2 <= current_.size() &&
-                 (current_.size() >= kTeaserBytes || skip_rank_ == kNoRank)) {
+      } else if (skip_ == TextRole::kTeaserLabel && level_ == 0 && !mostly_links &&
+                 ((current_.size() >= kTeaserBytes && !summary) || skip_rank_ == kNoRank)) {
         // Prose again: the teasers are over. A label that is not a heading
         // ("Lesen Sie auch:") only introduces links.
         skip_ = TextRole::kContent;
@@ -156,7 +164,7 @@ class BlockWriter {
     // A label that is a link ("12 comments" in a byline) leads elsewhere:
     // it is dropped, but it heads nothing here.
     if (role != TextRole::kBoilerplate && in_cell_) return false;
-    if (role != TextRole::kBoilerplate && link_bytes * 2 <= current_.size()) {
+    if (role != TextRole::kBoilerplate && !mostly_links) {
       skip_ = role;
       skip_rank_ = rank;
     }
@@ -180,6 +188,8 @@ class BlockWriter {
   std::vector<Pending> pending_;  // at most six: one per rank
   int level_ = 0;
   bool in_cell_ = false;
+  bool in_item_ = false;
+  bool item_has_link_block_ = false;    // the current list item showed a block of links
   size_t link_bytes_ = 0;               // of current_, inside links
   TextRole skip_ = TextRole::kContent;  // the label whose section is being dropped
   int skip_rank_ = kNoRank;
@@ -208,6 +218,7 @@ struct OpenBlock {
   uint32_t end;
   int heading_level;  // of the innermost heading around, 0 when none
   bool in_cell;       // inside a table cell
+  bool in_item;       // inside a list item
 };
 
 void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const Scores& scores,
@@ -218,8 +229,11 @@ void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const
     while (!open.empty() && open.back().end <= i) {
       writer->Break();
       open.pop_back();
-      writer->SetContext(open.empty() ? 0 : open.back().heading_level,
-                         !open.empty() && open.back().in_cell);
+      if (open.empty()) {
+        writer->SetContext(0, false, false);
+      } else {
+        writer->SetContext(open.back().heading_level, open.back().in_cell, open.back().in_item);
+      }
     }
     const Node& node = doc.nodes[i];
     if (node.tag == Tag::kText) {
@@ -241,13 +255,15 @@ void EmitSubtree(const Document& doc, const std::vector<NodeStats>& stats, const
       int level = HeadingLevel(node.tag);
       if (level == 0 && !open.empty()) level = open.back().heading_level;
       const bool in_cell = HasTrait(node.tag, kTableCell) || (!open.empty() && open.back().in_cell);
-      open.push_back({node.end, level, in_cell});
-      writer->SetContext(level, in_cell);
+      const bool in_item = HasTrait(node.tag, kListItem) || (!open.empty() && open.back().in_item);
+      if (HasTrait(node.tag, kListItem)) writer->StartItem();
+      open.push_back({node.end, level, in_cell, in_item});
+      writer->SetContext(level, in_cell, in_item);
     }
     ++i;
   }
   writer->Break();
-  writer->SetContext(0, false);
+  writer->SetContext(0, false, false);
 }
 
 }  // namespace

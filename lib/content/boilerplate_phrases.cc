@@ -119,6 +119,8 @@ constexpr Phrase kPhrases[] = {
     // Comment sections.
     {"comments|comment|kommentare|kommentar|comentarios|commentaires|commenti|komentarze|reacties|leserkommentare", L, 0, 40},
     {"reader|leser comments|kommentare", L, 0, 40},
+    // Chinese (traditional and simplified), Japanese and Korean: "留言列表 (42)".
+    {"留言|留言列表|留言板|評論|评论|回應|回应|コメント|댓글 ?#", L, 0, 40},
     {"# comments|comment|kommentare|kommentar|responses|response|replies|reply|antworten|antwort|reaktionen|thoughts|commentaires|comentarios|komentarzy|komentarze|komentarz", L, kAny, 200},
     {"one|two|three response|responses|thought|thoughts|comment|comments|reply|replies|kommentar|kommentare|antwort|antworten|gedanken", L, kAny, 200},
     {"no|keine comments|kommentare|responses|antworten yet|bisher|vorhanden", B, kAny, 80},

@@ -30,7 +30,8 @@ inline constexpr size_t kMaxBoilerplateBytes = 600;
 // Case-insensitive (ASCII and the German umlauts) phrase matching over the
 // first words of `text`; linear in min(text.size(), kMaxBoilerplateBytes).
 // English and German phrases, with the commonest "related" and "comments"
-// labels of French, Spanish, Italian, Polish and Dutch.
+// labels of French, Spanish, Italian, Polish and Dutch, and the "comments"
+// labels of Chinese, Japanese and Korean.
 TextRole ClassifyBlockText(std::string_view text);
 
 // Whether ClassifyBlockText could say anything but kContent of `text`: its

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "content/class_hints.h"
+
 namespace pagesieve::content {
 namespace {
 
@@ -16,6 +18,8 @@ constexpr float kArticleGrowth = 2.0f;
 constexpr double kArticleLinkDensity = 0.25;
 constexpr float kParentGrowth = 1.05f;
 constexpr double kParentLinkDensity = 0.2;
+constexpr float kContainerShare = 0.5f;
+constexpr uint16_t kContainerProseBlocks = 3;
 
 float TagBonus(Tag tag) {
   switch (tag) {
@@ -70,6 +74,7 @@ class Scorer {
     // Content spread over the whole page (forums, mailing-list archives):
     // the body is the best container there is.
     if (IsTop(doc_, top)) return {doc_.body};
+    top = LeaveDroppedBox(top);
     top = RaiseToCommonAncestor(top);
     top = RaiseWhileParentScoresBetter(top);
     top = RaiseThroughOnlyChildren(top);
@@ -222,6 +227,33 @@ class Scorer {
     return node >= ancestor && node < doc_.nodes[ancestor].end;
   }
 
+  // Whether emission's conditional cleaning drops `i` for its negative
+  // class and score (DropsConditionally's first test).
+  bool DroppedByItsClass(uint32_t i) const {
+    const float weight = options_.weight_classes ? doc_.nodes[i].class_weight : 0;
+    return weight < 0 && scores_.Has(i) && weight + scores_.value[i] < 0;
+  }
+
+  // The best candidate inside a box the page calls a widget (a gallery's
+  // 50 captions outscore the article around it), under a container that
+  // scores at least half as much and holds prose of its own besides the
+  // box: the container is the article, and the box is an insert that
+  // emission drops from it. Without the article's itemprop=articleBody to
+  // hold on to, the captions alone were taken for the article.
+  uint32_t LeaveDroppedBox(uint32_t top) const {
+    uint32_t box = doc_.nodes[top].parent;
+    while (!IsTop(doc_, box) && !DroppedByItsClass(box)) box = doc_.nodes[box].parent;
+    if (IsTop(doc_, box)) return top;
+    const float enough = kContainerShare * scores_.value[top];
+    for (uint32_t p = doc_.nodes[box].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
+      if (!scores_.Has(p) || scores_.value[p] < enough) continue;
+      const bool prose_outside =
+          stats_[p].prose_blocks >= stats_[box].prose_blocks + kContainerProseBlocks;
+      return prose_outside ? p : top;
+    }
+    return top;
+  }
+
   // When several near-best candidates sit under one ancestor, the content is
   // split across them: take the ancestor.
   uint32_t RaiseToCommonAncestor(uint32_t top) const {
@@ -241,12 +273,24 @@ class Scorer {
     return top;
   }
 
+  // What the text below `i` gives its score, without the bonus of a
+  // positive class or id ("content", "main").
+  float TextScore(uint32_t i) const {
+    if (!options_.weight_classes) return scores_.value[i];
+    const float bonus = std::max(0.0f, ClassWeight(i));
+    return scores_.value[i] - bonus * (1.0f - float(stats_[i].LinkDensity())) * SemanticBoost(i);
+  }
+
+  // Readability's climb: a parent that outscores the candidate holds more
+  // of the content. Only its text counts here: a page's main column called
+  // "content" outscored the article it holds by its name alone, and took
+  // the page's video player and teaser stream with it.
   uint32_t RaiseWhileParentScoresBetter(uint32_t top) const {
     float last = scores_.value[top];
     const float threshold = last / 3;
     for (uint32_t p = doc_.nodes[top].parent; !IsTop(doc_, p); p = doc_.nodes[p].parent) {
       if (!scores_.Has(p)) continue;
-      const float score = scores_.value[p];
+      const float score = TextScore(p);
       if (score < threshold) break;
       if (score > last) return p;
       last = score;
@@ -281,11 +325,16 @@ class Scorer {
   }
 
   // A sibling made of prose paragraphs continues the article (sites split
-  // long articles into sections), whatever its score.
+  // long articles into sections), whatever its score. Not one whose class
+  // has a negative word ("hidden", "meta", "widget") that a positive one
+  // only cancels out (id="articleBody__interrupt-card" class="hidden": a
+  // book promotion after the article); a boilerplate word beside the
+  // positive one is a part of the article ("article-header").
   bool HoldsProse(uint32_t c) const {
     const NodeStats& st = stats_[c];
     return st.prose_blocks >= kSiblingProseBlocks && st.LinkDensity() < 0.1 &&
-           doc_.nodes[c].class_weight >= 0;
+           doc_.nodes[c].class_weight >= 0 &&
+           (doc_.nodes[c].class_hints & (kHintNegative | kHintBoilerplate)) != kHintNegative;
   }
 
   std::vector<uint32_t> WithSiblings(uint32_t top) const {

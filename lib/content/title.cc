@@ -20,9 +20,21 @@ size_t WordCount(std::string_view s) {
   return words;
 }
 
+char FoldAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+
+// Whether `a` and `b` are the same words but for ASCII case (both are
+// whitespace-collapsed already).
+bool SameWords(std::string_view a, std::string_view b) {
+  if (a.empty() || a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (FoldAscii(a[i]) != FoldAscii(b[i])) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-std::string StripSiteName(std::string_view title) {
+std::string StripSiteName(std::string_view title, std::string_view headline) {
   size_t last = std::string_view::npos;
   size_t first = std::string_view::npos, first_len = 0;
   for (std::string_view sep : kSeparators) {
@@ -39,16 +51,20 @@ std::string StripSiteName(std::string_view title) {
   if (last == std::string_view::npos) return std::string(title);
   // "Article title | Site": the part before the last separator.
   const std::string_view before = title.substr(0, last);
-  if (WordCount(before) >= 3) return std::string(before);
   // "Site | Article title": the part after the first separator.
   const std::string_view after = title.substr(first + first_len);
+  // A part the page's headline repeats is the title, however short
+  // ("Document | Wikimedia Foundation, Inc." under <h1>Document</h1>).
+  if (SameWords(before, headline)) return std::string(before);
+  if (SameWords(after, headline)) return std::string(after);
+  if (WordCount(before) >= 3) return std::string(before);
   if (WordCount(after) >= 3) return std::string(after);
   return std::string(title);
 }
 
 std::string ChooseTitle(const Document& doc, std::string_view first_h1) {
   if (!doc.og_title.empty()) return doc.og_title;
-  if (!doc.title.empty()) return StripSiteName(doc.title);
+  if (!doc.title.empty()) return StripSiteName(doc.title, first_h1);
   return std::string(first_h1);
 }
 

@@ -24,6 +24,12 @@ namespace pagesieve::fingerprint {
 //   4  a short page's title leaves its MinHash set (the set is the text's
 //      shingles only, so sketches and set sizes change) and follows the
 //      slots as its tokens, which the near tier asks to agree.
-inline constexpr int kFingerprintVersion = 4;
+//   5  extraction: a parent's class name no longer lifts it over the
+//      article, a widget's gallery gives way to the article around it,
+//      teaser summaries in lists, CJK comment sections and siblings
+//      whose negative class word is cancelled out are dropped, and a
+//      short <title> part the <h1> repeats is the title (texts, titles
+//      and digests of some pages change).
+inline constexpr int kFingerprintVersion = 5;
 
 }  // namespace pagesieve::fingerprint

@@ -138,6 +138,65 @@ TEST(ExtractorTest, PicksTheBlockWithTheProseOverShortTeasers) {
   EXPECT_FALSE(Contains(text, "Teaser")) << text;
 }
 
+TEST(ExtractorTest, AContentClassDoesNotLiftTheWholePageOverTheArticle) {
+  // The article's body and the page's main column both have a content-like
+  // name; the column also holds a stream of teasers. The column's name must
+  // not make it outscore the article it holds.
+  std::string stream = "<div><ul>";
+  for (int i = 0; i < 8; ++i) {
+    stream += "<li><p>Teaser" + std::to_string(i) +
+              " of another story, cut off mid-sentence as streams do, and</p></li>";
+  }
+  stream += "</ul></div>";
+  const std::string html = Page("<div id=\"main\" class=\"content\"><div><div class=\"body\">" +
+                                Article(6) + "</div><p>A caption.</p></div>" + stream + "</div>");
+  const std::string text = TextOf(html);
+  EXPECT_TRUE(Contains(text, "Body5")) << text;
+  EXPECT_FALSE(Contains(text, "Teaser")) << text;
+}
+
+TEST(ExtractorTest, AGalleryWidgetInsideTheArticleIsNotTakenForIt) {
+  // 30 captioned slides outscore the article's paragraphs, but they sit in
+  // a box the page calls a widget, inside the article.
+  std::string gallery = "<div class=\"widget-wrapper\"><div><ul>";
+  for (int i = 0; i < 30; ++i) {
+    gallery += "<li><h2>Slide " + std::to_string(i) + "</h2>" +
+               Para("Caption" + std::to_string(i) + ", about one photo, its people, places") +
+               "</li>";
+  }
+  gallery += "</ul></div></div>";
+  const std::string text =
+      TextOf(Page("<div class=\"story\">" + Article(3) + gallery + Article(6) + "</div>"));
+  EXPECT_TRUE(Contains(text, "Body5")) << text;
+  EXPECT_FALSE(Contains(text, "Caption")) << text;
+}
+
+TEST(ExtractorTest, AnArticleInAWidgetIsKeptWhenNothingAroundItIsProse) {
+  // A shop puts the description in a tab widget; the box around it holds
+  // only short lines.
+  std::string lines;
+  for (int i = 0; i < 10; ++i) {
+    lines +=
+        "<p>Line" + std::to_string(i) + ": delivery in two days, returns free for 30 days.</p>";
+  }
+  const std::string text = TextOf(Page("<div>" + lines + "<div class=\"tab-widget\"><div>" +
+                                       Article(6) + "</div></div></div>"));
+  EXPECT_TRUE(Contains(text, "Body5")) << text;
+}
+
+TEST(ExtractorTest, ASiblingWithANegativeClassWordDoesNotContinueTheArticle) {
+  // A promotion after the article, hidden until a script shows it: its id
+  // says "article", its class "hidden", so its weight is 0.
+  const std::string html =
+      Page("<div class=\"story\">" + Article(5) +
+           "</div><div id=\"article-card\" class=\"hidden\">Venture into the unseen realms of "
+           "nature with our new book about wild life, out this month <a href=\"/b\">Order "
+           "now</a></div>");
+  const std::string text = TextOf(html);
+  EXPECT_TRUE(Contains(text, "Body4")) << text;
+  EXPECT_FALSE(Contains(text, "Venture")) << text;
+}
+
 TEST(ExtractorTest, HeadingsAndParagraphsKeepTheirKindAndOrder) {
   Extractor extractor;
   const MainContent content =
@@ -243,6 +302,17 @@ TEST(ExtractorTest, CommentSectionsAreRemoved) {
   EXPECT_FALSE(Contains(TextOf(html), "Commenter"));
 }
 
+TEST(ExtractorTest, ACommentSectionLabelledInChineseIsRemoved) {
+  // A blog's comment box without a telling class, headed "Comment list (42)".
+  const std::string html =
+      Page("<div><div>" + Article(4) +
+           "</div><div class=\"user-post\"><h3><span>留言列表 (42)</span></h3>" +
+           Para("Commenter") + Para("Commenter2") + "</div></div>");
+  const std::string text = TextOf(html);
+  EXPECT_FALSE(Contains(text, "Commenter")) << text;
+  EXPECT_TRUE(Contains(text, "Body3")) << text;
+}
+
 TEST(ExtractorTest, FigureCaptionsAreRemoved) {
   const std::string html = Page("<div>" + Article(2) +
                                 "<figure><img src=x><figcaption>Photo: Credit Agency</figcaption>"
@@ -266,6 +336,38 @@ TEST(ExtractorTest, HeadingWhoseSectionWasRemovedIsDropped) {
   EXPECT_FALSE(Contains(text, "Related articles")) << text;
   EXPECT_TRUE(Contains(text, "Intro"));
   EXPECT_TRUE(Contains(text, "More"));
+}
+
+TEST(ExtractorTest, TeaserSummariesUnderTheirHeadlinesAreDroppedWhateverTheirLength) {
+  // "Most popular": each item a section link, a headline link, a summary of
+  // two lines and a byline. The summaries are as long as prose.
+  std::string popular = "<section><h2>Most popular</h2><ol>";
+  for (int i = 0; i < 4; ++i) {
+    const std::string n = std::to_string(i);
+    popular += "<li><a href=\"/t\">Transport</a><h3><a href=\"/s" + n + "\">Headline " + n +
+               "</a></h3>" + Para("Summary" + n + " of another story") +
+               "<a href=\"/w\">A. Writer</a></li>";
+  }
+  popular += "</ol></section>";
+  const std::string text = TextOf(Page("<div>" + Article(4) + popular + "</div>"));
+  EXPECT_TRUE(Contains(text, "Body3")) << text;
+  EXPECT_FALSE(Contains(text, "Summary")) << text;
+}
+
+TEST(ExtractorTest, ProseListItemsAfterALabelAreContent) {
+  // "Empfehlungen" heads the page's own advice here, not teasers: the items
+  // are prose with a link inside, under no headline.
+  std::string advice = "<h4>Empfehlungen</h4><ul>";
+  for (int i = 0; i < 3; ++i) {
+    advice +=
+        "<li>Advice" + std::to_string(i) +
+        ": read the <a href=\"/i\">information page</a> before you travel, which is a "
+        "sentence long enough to be prose, with commas, and it goes on a little, as good advice "
+        "on such pages does.</li>";
+  }
+  advice += "</ul>";
+  const std::string text = TextOf(Page("<div>" + Article(4) + advice + "</div>"));
+  EXPECT_TRUE(Contains(text, "Advice2")) << text;
 }
 
 TEST(ExtractorTest, HeadingFollowedBySubheadingAndTextIsKept) {
@@ -326,6 +428,30 @@ TEST(ExtractorTest, TitleDropsTheSiteNameSuffix) {
   EXPECT_EQ(extractor.Extract("<title>Site - A long article title</title>" + Article(2)).title,
             "A long article title");
   EXPECT_EQ(extractor.Extract("<title>Short | Site</title>" + Article(2)).title, "Short | Site");
+}
+
+TEST(ExtractorTest, TitleKeepsTheShortPartTheH1Repeats) {
+  // "Document" has too few words to be trusted on its own, but the page's
+  // headline says it is the title: the rest is the site's name.
+  Extractor extractor;
+  EXPECT_EQ(extractor
+                .Extract("<title>Document | Wikimedia Foundation, Inc.</title><h1>Document</h1>" +
+                         Article(2))
+                .title,
+            "Document");
+  EXPECT_EQ(
+      extractor.Extract("<title>Big Site Name Here - Recipes</title><h1>recipes</h1>" + Article(2))
+          .title,
+      "Recipes");
+}
+
+TEST(ExtractorTest, TitleIgnoresAnH1ThatRepeatsNoPart) {
+  Extractor extractor;
+  EXPECT_EQ(extractor
+                .Extract("<title>Document | Wikimedia Foundation, Inc.</title><h1>Other</h1>" +
+                         Article(2))
+                .title,
+            "Wikimedia Foundation, Inc.");
 }
 
 TEST(ExtractorTest, TitleFallsBackToTheFirstH1) {
