@@ -27,9 +27,20 @@ const Digest128& ContentBefore(const store::UrlEntry& entry, const PreparedRecor
 
 StatusOr<Decision> Decider::Decide(const PreparedRecord& record, store::TierStores& stores) const {
   if (record.skipped()) return Decision::Skipped();
-  stores.ObserveEventTime(record.event_time);
-  PS_ASSIGN_OR_RETURN(Settled by_url, UrlTier(record, stores));
+  PS_ASSIGN_OR_RETURN(Settled by_url, DecideUrl(record, stores));
   if (by_url) return *by_url;
+  return DecideContent(record, stores);
+}
+
+StatusOr<std::optional<Decision>> Decider::DecideUrl(const PreparedRecord& record,
+                                                     store::TierStores& stores) const {
+  stores.ObserveEventTime(record.event_time);
+  return UrlTier(record, stores);
+}
+
+StatusOr<Decision> Decider::DecideContent(const PreparedRecord& record,
+                                          store::TierStores& stores) const {
+  stores.ObserveEventTime(record.event_time);
   PS_ASSIGN_OR_RETURN(Settled by_content, ExactTier(record, stores));
   if (by_content) return *by_content;
   PS_ASSIGN_OR_RETURN(Settled by_near, NearTier(record, stores));

@@ -37,6 +37,16 @@ class Decider {
 
   StatusOr<Decision> Decide(const PreparedRecord& record, store::TierStores& stores) const;
 
+  // Decide() in two halves, for routed dedup (docs/global-routing.md), where
+  // the URL tier runs at the URL's owner and the rest at the content's: the
+  // URL tier alone (a decision when it settles the record), then the exact
+  // and near tiers and a unique record's inserts. Decide() is exactly
+  // DecideUrl() and, unless it settled, DecideContent() on the same stores.
+  // Neither takes a skipped record.
+  StatusOr<std::optional<Decision>> DecideUrl(const PreparedRecord& record,
+                                              store::TierStores& stores) const;
+  StatusOr<Decision> DecideContent(const PreparedRecord& record, store::TierStores& stores) const;
+
  private:
   // Each tier returns a decision when it settles the record.
   using Settled = std::optional<Decision>;

@@ -84,6 +84,25 @@ class KeyedSequencer {
     return true;
   }
 
+  // The unfinished records before `key` that share one of its keys: what
+  // it waits for (for logs and test failures).
+  std::vector<OrderKey> Blockers(const OrderKey& key) const {
+    std::vector<OrderKey> out;
+    auto it = records_.find(key);
+    if (it == records_.end()) return out;
+    for (uint64_t k : it->second.keys) {
+      for (const OrderKey& holder : holders_.at(k)) {
+        if (holder < key) out.push_back(holder);
+      }
+    }
+    return out;
+  }
+
+  // The first record added and not yet released, if any.
+  std::optional<OrderKey> EarliestWaiting() const {
+    if (waiting_.empty()) return std::nullopt;
+    return *waiting_.begin();
+  }
   // Added and not yet released.
   size_t waiting() const { return waiting_.size(); }
   // Released and not yet finished.

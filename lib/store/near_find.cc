@@ -6,19 +6,15 @@
 
 #include "store/keys.h"
 #include "store/near_store.h"
+#include "store/tier_stores.h"
 
 namespace pagesieve::store {
-namespace {
 
-// Closest first, then the earliest origin; the SimHash makes it a total
-// order, so a replay ranks the same candidates the same way.
-bool Before(const NearCandidate& a, const NearCandidate& b) {
+bool RanksBefore(const NearCandidate& a, const NearCandidate& b) {
   return std::tuple(a.distance, a.origin.event_time, a.origin.partition, a.origin.offset,
                     a.simhash) < std::tuple(b.distance, b.origin.event_time, b.origin.partition,
                                             b.origin.offset, b.simhash);
 }
-
-}  // namespace
 
 StatusOr<std::vector<NearCandidate>> NearStore::Find(uint64_t scope_id, const NearQuery& query,
                                                      const OriginFilter& filter) {
@@ -39,7 +35,7 @@ StatusOr<std::vector<NearCandidate>> NearStore::Find(uint64_t scope_id, const Ne
                         Verify(scope_id, simhash, query, comparable, filter));
     if (c) out.push_back(std::move(*c));
   }
-  std::sort(out.begin(), out.end(), Before);
+  std::sort(out.begin(), out.end(), RanksBefore);
   return out;
 }
 

@@ -74,6 +74,11 @@ struct NearCandidate {
   friend bool operator==(const NearCandidate&, const NearCandidate&) = default;
 };
 
+// The order FindNear returns candidates in: closest first, then the earliest
+// origin (event time, partition, offset); the SimHash makes it a total order,
+// so a replay ranks the same candidates the same way (near_find.cc).
+bool RanksBefore(const NearCandidate& a, const NearCandidate& b);
+
 // Lookups of the record at (partition, offset) ignore entries created by
 // later records of the same partition: when state is ahead of the input (a
 // replay), the record sees what it saw the first time. An empty filter

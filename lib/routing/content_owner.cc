@@ -1,0 +1,164 @@
+#include "routing/content_owner.h"
+
+#include <cstring>
+
+namespace pagesieve::routing {
+namespace {
+
+// The queue key of a content digest: its first 8 bytes (a collision only
+// makes a record wait longer).
+uint64_t QueueKey(const Digest128& digest) {
+  uint64_t k = 0;
+  std::memcpy(&k, digest.bytes.data(), sizeof k);
+  return k;
+}
+
+store::OriginFilter FilterFor(const engine::PreparedRecord& r) {
+  return store::OriginFilter{r.partition, r.offset};
+}
+
+}  // namespace
+
+void ContentOwner::OnRecord(RoutedRecord record) {
+  const OrderKey key = record.key;
+  const uint64_t digest = QueueKey(record.record.fingerprints->content);
+  queue_.Add(key, {digest}, std::move(record));
+}
+
+Status ContentOwner::Step(Outbox* out) {
+  const std::optional<OrderKey> frontier = progress_.Frontier();
+  // A record decided at once finishes its digest, which may free the next
+  // record with that digest: release again until nothing moves.
+  for (bool moved = true; moved;) {
+    std::vector<KeyedSequencer<RoutedRecord>::Released> released = queue_.Release(frontier);
+    moved = !released.empty();
+    for (auto& rel : released) {
+      RoutedRecord& r = rel.item;
+      const engine::Fingerprints& fp = *r.record.fingerprints;
+      // What the exact tier will find: the digest is this record's to hold,
+      // so the answer cannot change before it is decided.
+      PS_ASSIGN_OR_RETURN(std::optional<store::ContentEntry> exact,
+                          stores_.LookupContent(r.record.scope, fp.content, FilterFor(r.record)));
+      if (exact || !fp.simhash) {
+        PS_RETURN_IF_ERROR(Decide(std::move(r), {}, std::nullopt, out));
+      } else {
+        PS_RETURN_IF_ERROR(Probe(std::move(r), out));
+      }
+    }
+  }
+  // Records still queued have sent no probe yet: the promise stays below
+  // the first of them.
+  std::optional<OrderKey> promise = frontier;
+  const std::optional<OrderKey> queued = queue_.EarliestWaiting();
+  if (promise && queued && *queued < *promise) promise = queued;
+  if (promise && (!promised_ || *promised_ < *promise)) {
+    promised_ = promise;
+    out->progress.push_back(Progress{self_, *promise});
+  }
+  return Status::Ok();
+}
+
+Status ContentOwner::Probe(RoutedRecord r, Outbox* out) {
+  const engine::PreparedRecord& rec = r.record;
+  const engine::Fingerprints& fp = *rec.fingerprints;
+  Gathering g;
+  for (NearProbe& p : plan_.Probes(near_owners_, rec.scope, *fp.simhash, fp.minhash)) {
+    NearProbeRequest req;
+    req.key = r.key;
+    req.reply_to = self_.partition;
+    req.scope = rec.scope;
+    req.keys = std::move(p.keys);
+    req.simhash = *fp.simhash;
+    req.sketch = fp.minhash;
+    req.event_time = rec.event_time;
+    req.input_partition = rec.partition;
+    req.input_offset = rec.offset;
+    g.waiting_for.insert(p.owner);
+    out->probes.emplace_back(p.owner, std::move(req));
+  }
+  const OrderKey key = r.key;
+  g.record = std::move(r);
+  gathering_.emplace(key, std::move(g));
+  return Status::Ok();
+}
+
+Status ContentOwner::OnAnswer(const NearAnswer& answer, Outbox* out) {
+  auto it = gathering_.find(answer.key);
+  if (it == gathering_.end() || it->second.waiting_for.erase(answer.from) == 0) {
+    // A repeat of an answer already counted (a redelivery): nothing to do.
+    return Status::Ok();
+  }
+  Gathering& g = it->second;
+  g.candidates.insert(g.candidates.end(), answer.candidates.begin(), answer.candidates.end());
+  if (!g.waiting_for.empty()) return Status::Ok();
+
+  // Every owner answered: the probed owners are those of the record's keys.
+  std::vector<PartitionId> probed;
+  const engine::Fingerprints& fp = *g.record.record.fingerprints;
+  for (const NearProbe& p : plan_.Probes(near_owners_, g.record.record.scope, *fp.simhash,
+                                         fp.minhash)) {
+    probed.push_back(p.owner);
+  }
+  RoutedRecord r = std::move(g.record);
+  std::vector<store::NearCandidate> candidates = std::move(g.candidates);
+  gathering_.erase(it);
+  return Decide(std::move(r), probed, std::move(candidates), out);
+}
+
+Status ContentOwner::Decide(RoutedRecord r, const std::vector<PartitionId>& probed,
+                            std::optional<std::vector<store::NearCandidate>> candidates,
+                            Outbox* out) {
+  const OrderKey key = r.key;
+  const bool gathered = candidates.has_value();
+  gathered_.Start(std::move(candidates));
+  PS_ASSIGN_OR_RETURN(engine::Decision decision, decider_.DecideContent(r.record, gathered_));
+
+  if (gathered) {
+    const std::optional<GatheredStores::Insert>& ins = gathered_.inserted();
+    for (PartitionId owner : probed) {
+      NearOutcome o;
+      o.key = key;
+      o.insert = ins.has_value();
+      if (ins) {
+        o.scope = ins->scope;
+        o.simhash = ins->simhash;
+        o.sketch = ins->sketch;
+        o.origin = ins->origin;
+      }
+      out->outcomes.emplace_back(owner, std::move(o));
+    }
+    for (const GatheredStores::Touch& t : gathered_.touched()) {
+      // The matched entry's rows live with the owners of its own keys.
+      const store::NearCandidate* c = gathered_.Gathered(t.simhash);
+      if (c == nullptr) {
+        return Status::Internal("routing: the rules touched an entry no near owner answered with");
+      }
+      for (const NearProbe& p : plan_.Probes(near_owners_, t.scope, t.simhash, c->sketch)) {
+        out->touches.emplace_back(p.owner, NearTouch{t.scope, t.simhash, t.time});
+      }
+    }
+  }
+  out->verdicts.push_back(engine::Verdict{std::move(r.record), std::move(decision)});
+  queue_.Finish(key);
+  return Status::Ok();
+}
+
+std::string ContentOwner::DebugString() const {
+  std::string out = "content owner " + std::to_string(self_.partition.value()) + ": frontier ";
+  const std::optional<OrderKey> frontier = progress_.Frontier();
+  out += frontier ? ToString(*frontier) : "none";
+  out += ", promised " + (promised_ ? ToString(*promised_) : std::string("none"));
+  out += ", " + std::to_string(queue_.waiting()) + " queued";
+  if (const auto first = queue_.EarliestWaiting()) {
+    out += " from " + ToString(*first) + " (behind";
+    for (const OrderKey& b : queue_.Blockers(*first)) out += " " + ToString(b);
+    out += ")";
+  }
+  for (const auto& [key, g] : gathering_) {
+    out += "; gathering " + ToString(key) + " from";
+    for (PartitionId p : g.waiting_for) out += " " + std::to_string(p.value());
+  }
+  return out;
+}
+
+}  // namespace pagesieve::routing

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "engine/decider.h"
+#include "routing/gathered_stores.h"
+#include "routing/keyed_sequencer.h"
+#include "routing/messages.h"
+#include "routing/near_plan.h"
+#include "routing/ownership.h"
+#include "routing/progress_tracker.h"
+#include "store/tier_stores.h"
+
+namespace pagesieve::routing {
+
+// One partition of the content owners (docs/global-routing.md, "The
+// stages"): it holds the exact entries whose digests it owns and decides
+// every record that passed the URL tier.
+//
+// It takes its records in order. A live exact entry, or a page without a
+// SimHash, is decided at once. Any other record will insert its digest only
+// if it ends unique, so a later record with the same digest waits for it
+// (KeyedSequencer); this one sends its near probes, gathers every answer,
+// and decides with engine::Decider::DecideContent on a GatheredStores. The
+// outcome goes to the near owners it probed (insert its entries, or not),
+// and a touch to the owners of the entry it matched.
+//
+// Not thread-safe: the partition's one thread.
+class ContentOwner {
+ public:
+  // Everything passed by reference must outlive the owner.
+  ContentOwner(SourceId self, const engine::Decider& decider, store::TierStores& stores,
+               const Ownership& near_owners, const NearPlan& plan)
+      : self_(std::move(self)),
+        decider_(decider),
+        stores_(stores),
+        gathered_(stores),
+        near_owners_(near_owners),
+        plan_(plan) {}
+
+  // A URL owner partition this owner hears from (every one of that stage).
+  void Expect(const SourceId& source) { progress_.Expect(source); }
+  void OnRecord(RoutedRecord record);
+  void OnProgress(const Progress& progress) { progress_.Promise(progress.from, progress.promise); }
+  // A near owner's answer for a record this owner probed it for. A record
+  // decided once all its owners answered.
+  Status OnAnswer(const NearAnswer& answer, Outbox* out);
+
+  // Takes every ready record, then promises the near owners what it has
+  // passed. An error is the store failing: the partition stops.
+  Status Step(Outbox* out);
+
+  // Records sent to the near owners and not yet decided.
+  size_t gathering() const { return gathering_.size(); }
+  // Its frontier, promise, queue and the records it gathers for, for logs
+  // and test failures.
+  std::string DebugString() const;
+
+ private:
+  struct Gathering {
+    RoutedRecord record;
+    std::set<PartitionId> waiting_for;
+    std::vector<store::NearCandidate> candidates;
+  };
+
+  // Decides `r` on the gathered candidates (none: settled before the near
+  // tier) and sends its verdict, outcomes and touches.
+  Status Decide(RoutedRecord r, const std::vector<PartitionId>& probed,
+                std::optional<std::vector<store::NearCandidate>> candidates, Outbox* out);
+  Status Probe(RoutedRecord r, Outbox* out);
+
+  SourceId self_;
+  const engine::Decider& decider_;
+  store::TierStores& stores_;
+  GatheredStores gathered_;
+  const Ownership& near_owners_;
+  const NearPlan& plan_;
+  ProgressTracker progress_;
+  KeyedSequencer<RoutedRecord> queue_;
+  std::map<OrderKey, Gathering> gathering_;
+  std::optional<OrderKey> promised_;
+};
+
+}  // namespace pagesieve::routing

@@ -1,0 +1,94 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/types.h"
+#include "engine/prepared_record.h"
+#include "engine/verdict.h"
+#include "routing/order_key.h"
+#include "routing/ownership.h"
+#include "routing/progress_tracker.h"
+#include "store/origin.h"
+#include "store/tier_stores.h"
+
+namespace pagesieve::routing {
+
+// What the routed stages send each other (docs/global-routing.md, "The
+// stages"). Transport-agnostic: the Kafka stages will carry them on the
+// internal topics; the simulation test hands them over in memory.
+
+// A record between stages: route → URL owner → content owner.
+struct RoutedRecord {
+  OrderKey key;
+  bool late = false;  // ordered at its source's floor (source_floor.h)
+  engine::PreparedRecord record;
+};
+
+// A partition's promise to every partition of the stage it feeds: every
+// record it sends from now on has a key at or above `promise`.
+struct Progress {
+  SourceId from;
+  OrderKey promise;
+};
+
+// Content owner → near owner: the record's near keys that this owner
+// answers for, and what it needs to look them up. The lookup is the widest
+// the rules can ask for (the tables' distance, and the sketch whatever the
+// site's method); the content owner narrows the answer to the record's rule.
+struct NearProbeRequest {
+  OrderKey key;
+  PartitionId reply_to;  // the content owner's partition
+  std::string scope;
+  std::vector<NearKey> keys;
+  uint64_t simhash = 0;
+  std::string sketch;  // empty: none
+  EventTime event_time;
+  // The record's input position: lookups ignore entries of later records of
+  // its input partition (store::OriginFilter, a replay into state ahead).
+  PartitionId input_partition;
+  Offset input_offset;
+};
+
+// Near owner → content owner: the live entries its share of the record's
+// keys found, each with the record's distance to it.
+struct NearAnswer {
+  OrderKey key;
+  PartitionId from;
+  std::vector<store::NearCandidate> candidates;
+};
+
+// Content owner → every near owner the record probed: the record ended
+// unique (its entries are inserted) or not (they never exist).
+struct NearOutcome {
+  OrderKey key;
+  bool insert = false;
+  std::string scope;
+  uint64_t simhash = 0;
+  std::string sketch;
+  store::Origin origin;
+};
+
+// Content owner → every owner of a matched entry's rows: slide its life.
+struct NearTouch {
+  std::string scope;
+  uint64_t simhash = 0;
+  EventTime time;
+};
+
+// What one step of a stage partition sends. Each addressed message goes to
+// one partition of the next (or, for answers, the previous) stage;
+// `progress` goes to every partition of the stage this one feeds.
+struct Outbox {
+  std::vector<engine::Verdict> verdicts;
+  std::vector<std::pair<PartitionId, RoutedRecord>> records;
+  std::vector<std::pair<PartitionId, NearProbeRequest>> probes;
+  std::vector<std::pair<PartitionId, NearAnswer>> answers;
+  std::vector<std::pair<PartitionId, NearOutcome>> outcomes;
+  std::vector<std::pair<PartitionId, NearTouch>> touches;
+  std::vector<Progress> progress;
+};
+
+}  // namespace pagesieve::routing

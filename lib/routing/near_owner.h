@@ -1,0 +1,68 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <utility>
+#include <string>
+
+#include "common/status.h"
+#include "routing/keyed_sequencer.h"
+#include "routing/messages.h"
+#include "routing/progress_tracker.h"
+#include "store/tier_stores.h"
+
+namespace pagesieve::routing {
+
+// One partition of the near owners (docs/global-routing.md, "The stages"):
+// it holds the near entries whose table or band rows it owns and answers
+// the content owners' probes.
+//
+// It takes its probes in order, once every content owner has promised past
+// them. A probe holds its keys until the record's outcome arrives (the
+// record's entries are inserted or dropped), and a later probe that shares
+// a key waits for it (KeyedSequencer): so each answer holds exactly the
+// live entries of the records before it. A probe that shares no key with a
+// record in flight is answered at once.
+//
+// Not thread-safe: the partition's one thread.
+class NearOwner {
+ public:
+  // `stores` must outlive the owner. `table_distance` is the widest
+  // distance its shard's tables serve.
+  NearOwner(SourceId self, store::TierStores& stores, int table_distance)
+      : self_(std::move(self)), stores_(stores), table_distance_(table_distance) {}
+
+  // A content owner partition this owner hears from (every one of that stage).
+  void Expect(const SourceId& source) { progress_.Expect(source); }
+  void OnProbe(NearProbeRequest probe);
+  void OnProgress(const Progress& progress) { progress_.Promise(progress.from, progress.promise); }
+  // The record this owner answered is decided: insert its entries or not,
+  // and let the probes behind it go. A repeat is ignored.
+  Status OnOutcome(const NearOutcome& outcome);
+  // A record matched an entry this owner holds a row of: slide its life. A
+  // touch may overtake the entry's insert; it is then kept until the insert.
+  Status OnTouch(const NearTouch& touch);
+
+  // Answers every probe that may go. An error is the store failing.
+  Status Step(Outbox* out);
+
+  // Probes answered whose outcome has not come.
+  size_t answered() const { return queue_.in_progress(); }
+  // Probes not answered yet.
+  size_t queued() const { return queue_.waiting(); }
+  // Its frontier and queue, for logs and test failures.
+  std::string DebugString() const;
+
+ private:
+  SourceId self_;
+  store::TierStores& stores_;
+  int table_distance_;
+  ProgressTracker progress_;
+  KeyedSequencer<NearProbeRequest> queue_;
+  // Touches that came before the entry's insert (they travel from another
+  // content owner than the insert does): the latest time per (scope,
+  // SimHash), applied once the entry is inserted.
+  std::map<std::pair<std::string, uint64_t>, EventTime> early_touches_;
+};
+
+}  // namespace pagesieve::routing

@@ -1,0 +1,35 @@
+#include "routing/url_owner.h"
+
+namespace pagesieve::routing {
+
+void UrlOwner::OnRecord(RoutedRecord record) {
+  const OrderKey key = record.key;
+  // No keys: the URL tier never waits, so records leave in order.
+  queue_.Add(key, {}, std::move(record));
+}
+
+Status UrlOwner::Step(Outbox* out) {
+  const std::optional<OrderKey> frontier = progress_.Frontier();
+  for (auto& released : queue_.Release(frontier)) {
+    RoutedRecord& r = released.item;
+    PS_ASSIGN_OR_RETURN(std::optional<engine::Decision> by_url,
+                        decider_.DecideUrl(r.record, stores_));
+    if (by_url) {
+      out->verdicts.push_back(engine::Verdict{std::move(r.record), std::move(*by_url)});
+    } else {
+      const engine::Fingerprints& fp = *r.record.fingerprints;
+      out->records.emplace_back(content_owners_.OfContent(r.record.scope, fp.content),
+                                std::move(r));
+    }
+    queue_.Finish(released.key);
+  }
+  // Everything below the frontier has left: nothing this owner forwards
+  // from now on is below it.
+  if (frontier && (!promised_ || *promised_ < *frontier)) {
+    promised_ = frontier;
+    out->progress.push_back(Progress{self_, *frontier});
+  }
+  return Status::Ok();
+}
+
+}  // namespace pagesieve::routing

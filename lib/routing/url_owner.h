@@ -1,0 +1,54 @@
+#pragma once
+
+#include <optional>
+
+#include "common/status.h"
+#include "engine/decider.h"
+#include "routing/keyed_sequencer.h"
+#include "routing/messages.h"
+#include "routing/ownership.h"
+#include "routing/progress_tracker.h"
+#include "store/tier_stores.h"
+
+namespace pagesieve::routing {
+
+// One partition of the URL owners (docs/global-routing.md, "The stages"):
+// it holds the URL entries whose digests it owns, takes its records in
+// order once every input partition has promised past them, and applies the
+// URL tier (engine::Decider::DecideUrl). A URL duplicate is decided here;
+// any other record goes on to the owner of its content digest. The URL
+// tier's write does not depend on the verdict, so this stage never waits
+// for another.
+//
+// Not thread-safe: the partition's one thread.
+class UrlOwner {
+ public:
+  // `decider`, `stores` and `content_owners` must outlive the owner.
+  UrlOwner(SourceId self, const engine::Decider& decider, store::TierStores& stores,
+           const Ownership& content_owners)
+      : self_(std::move(self)),
+        decider_(decider),
+        stores_(stores),
+        content_owners_(content_owners) {}
+
+  // An input partition this owner hears from (every one of the input topic).
+  void Expect(const SourceId& source) { progress_.Expect(source); }
+  void OnRecord(RoutedRecord record);
+  void OnProgress(const Progress& progress) { progress_.Promise(progress.from, progress.promise); }
+
+  // Decides or forwards every record that is ready, then promises the
+  // content owners what it has passed. An error is the store failing: the
+  // partition stops.
+  Status Step(Outbox* out);
+
+ private:
+  SourceId self_;
+  const engine::Decider& decider_;
+  store::TierStores& stores_;
+  const Ownership& content_owners_;
+  ProgressTracker progress_;
+  KeyedSequencer<RoutedRecord> queue_;
+  std::optional<OrderKey> promised_;
+};
+
+}  // namespace pagesieve::routing

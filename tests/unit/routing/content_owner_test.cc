@@ -1,0 +1,90 @@
+#include "routing/content_owner.h"
+
+#include <gtest/gtest.h>
+
+#include "owner_fixture.h"
+
+namespace pagesieve::routing {
+namespace {
+
+class ContentOwnerTest : public testing::OwnerFixture {
+ protected:
+  RoutedRecord Page(int64_t offset, uint8_t digest, uint64_t simhash) {
+    RoutedRecord r;
+    r.key = OrderKey{EventTime::FromMillis(1'000 + offset), "pages", PartitionId(0), Offset(offset)};
+    r.record.event_id = "e" + std::to_string(offset);
+    r.record.url = "https://a.example/" + std::to_string(offset);
+    r.record.canonical_url = r.record.url;
+    r.record.scope = "";
+    r.record.event_time = r.key.time;
+    r.record.partition = PartitionId(0);
+    r.record.offset = Offset(offset);
+    engine::Fingerprints fp;
+    fp.url.bytes[0] = static_cast<uint8_t>(offset);
+    fp.content.bytes[0] = digest;
+    fp.simhash = simhash;
+    r.record.fingerprints = fp;
+    return r;
+  }
+};
+
+// Two records with one digest: the second waits at the content owner for
+// the first instead of probing the near owners too, and is then an exact
+// duplicate without a probe of its own.
+TEST_F(ContentOwnerTest, ARecordWaitsForAnEarlierOneWithItsDigestInsteadOfProbing) {
+  const Ownership owners = *Ownership::Create(4);
+  std::unique_ptr<store::Shard> shard = OpenShard("content");
+  ContentOwner owner(SourceId{"content", PartitionId(0)}, *decider_, *shard, owners, *plan_);
+  owner.OnRecord(Page(0, 7, 0x1234));
+  owner.OnRecord(Page(1, 7, 0x1234));
+  owner.OnProgress(Progress{SourceId{"url", PartitionId(0)},
+                            OrderKey{EventTime::FromMillis(10'000), "pages", PartitionId(0), Offset(9)}});
+  Outbox out;
+  ASSERT_TRUE(owner.Step(&out).ok());
+  ASSERT_FALSE(out.probes.empty());
+  for (const auto& [to, probe] : out.probes) EXPECT_EQ(probe.key.offset, Offset(0));
+  EXPECT_TRUE(out.verdicts.empty());
+  EXPECT_EQ(owner.gathering(), 1u);
+  // The promise stays below the waiting record: it has sent no probe yet.
+  ASSERT_EQ(out.progress.size(), 1u);
+  EXPECT_EQ(out.progress[0].promise.offset, Offset(1));
+
+  // Every near owner answers: nothing near. The first is unique, and the
+  // second, released, is its exact duplicate at once.
+  std::vector<PartitionId> probed;
+  for (const auto& [to, probe] : out.probes) probed.push_back(to);
+  Outbox after;
+  for (PartitionId p : probed) {
+    ASSERT_TRUE(owner.OnAnswer(NearAnswer{out.probes[0].second.key, p, {}}, &after).ok());
+  }
+  ASSERT_TRUE(owner.Step(&after).ok());
+  ASSERT_EQ(after.verdicts.size(), 2u);
+  EXPECT_EQ(after.verdicts[0].decision.kind, engine::VerdictKind::kUnique);
+  EXPECT_EQ(after.verdicts[1].decision.tier, engine::Tier::kExact);
+  EXPECT_TRUE(after.probes.empty());
+  // The unique record's entries are inserted at every owner it probed.
+  ASSERT_EQ(after.outcomes.size(), probed.size());
+  for (const auto& [to, o] : after.outcomes) EXPECT_TRUE(o.insert);
+}
+
+TEST_F(ContentOwnerTest, AnswersAreCountedOncePerOwner) {
+  const Ownership owners = *Ownership::Create(2);
+  std::unique_ptr<store::Shard> shard = OpenShard("content");
+  ContentOwner owner(SourceId{"content", PartitionId(0)}, *decider_, *shard, owners, *plan_);
+  owner.OnRecord(Page(0, 1, 0xabcdef));
+  owner.OnProgress(Progress{SourceId{"url", PartitionId(0)},
+                            OrderKey{EventTime::FromMillis(10'000), "pages", PartitionId(0), Offset(9)}});
+  Outbox out;
+  ASSERT_TRUE(owner.Step(&out).ok());
+  ASSERT_EQ(out.probes.size(), 2u) << "the default layout's keys fall on both partitions";
+  Outbox after;
+  const OrderKey key = out.probes[0].second.key;
+  ASSERT_TRUE(owner.OnAnswer(NearAnswer{key, out.probes[0].first, {}}, &after).ok());
+  ASSERT_TRUE(owner.OnAnswer(NearAnswer{key, out.probes[0].first, {}}, &after).ok());  // repeated
+  EXPECT_TRUE(after.verdicts.empty());
+  ASSERT_TRUE(owner.OnAnswer(NearAnswer{key, out.probes[1].first, {}}, &after).ok());
+  EXPECT_EQ(after.verdicts.size(), 1u);
+}
+
+}  // namespace
+}  // namespace pagesieve::routing
