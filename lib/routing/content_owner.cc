@@ -36,7 +36,9 @@ Status ContentOwner::Step(Outbox* out) {
       RoutedRecord& r = rel.item;
       const engine::Fingerprints& fp = *r.record.fingerprints;
       // What the exact tier will find: the digest is this record's to hold,
-      // so the answer cannot change before it is decided.
+      // so the answer cannot change before it is decided. At the watermark
+      // the decision sees, which counts the record's own event time.
+      stores_.ObserveEventTime(r.record.event_time);
       PS_ASSIGN_OR_RETURN(std::optional<store::ContentEntry> exact,
                           stores_.LookupContent(r.record.scope, fp.content, FilterFor(r.record)));
       if (exact || !fp.simhash) {

@@ -9,9 +9,15 @@ namespace {
 
 class ContentOwnerTest : public testing::OwnerFixture {
  protected:
-  RoutedRecord Page(int64_t offset, uint8_t digest, uint64_t simhash) {
+  std::string ConfigToml() const override {
+    return "[scope]\nkey = \"global\"\n[exact]\nttl = \"60s\"\n";
+  }
+
+  RoutedRecord Page(int64_t offset, uint8_t digest, std::optional<uint64_t> simhash,
+                    int64_t time_ms = -1) {
     RoutedRecord r;
-    r.key = OrderKey{EventTime::FromMillis(1'000 + offset), "pages", PartitionId(0), Offset(offset)};
+    r.key = OrderKey{EventTime::FromMillis(time_ms >= 0 ? time_ms : 1'000 + offset), "pages",
+                     PartitionId(0), Offset(offset)};
     r.record.event_id = "e" + std::to_string(offset);
     r.record.url = "https://a.example/" + std::to_string(offset);
     r.record.canonical_url = r.record.url;
@@ -22,7 +28,7 @@ class ContentOwnerTest : public testing::OwnerFixture {
     engine::Fingerprints fp;
     fp.url.bytes[0] = static_cast<uint8_t>(offset);
     fp.content.bytes[0] = digest;
-    fp.simhash = simhash;
+    fp.simhash = simhash;  // none: a page too short for one
     r.record.fingerprints = fp;
     return r;
   }
@@ -84,6 +90,27 @@ TEST_F(ContentOwnerTest, AnswersAreCountedOncePerOwner) {
   EXPECT_TRUE(after.verdicts.empty());
   ASSERT_TRUE(owner.OnAnswer(NearAnswer{key, out.probes[1].first, {}}, &after).ok());
   EXPECT_EQ(after.verdicts.size(), 1u);
+}
+
+// The exact entry a record would match expires between the last record the
+// owner saw and this one: the record must see it dead, as its decision
+// will, and go to the near owners (deciding at once would run the near
+// tier without their answers).
+TEST_F(ContentOwnerTest, AnExactEntryIsJudgedAtTheRecordsOwnEventTime) {
+  const Ownership owners = *Ownership::Create(2);
+  std::unique_ptr<store::Shard> shard = OpenShard("content");
+  ContentOwner owner(SourceId{"content", PartitionId(0)}, *decider_, *shard, owners, *plan_);
+  owner.OnRecord(Page(0, 9, std::nullopt, 1'000));  // no SimHash: decided at once, inserted
+  owner.OnRecord(Page(1, 9, 0x77, 1'000 + 61'000));  // 61 s later: past the 60 s TTL
+  owner.OnProgress(Progress{SourceId{"url", PartitionId(0)},
+                            OrderKey{EventTime::FromMillis(100'000), "pages", PartitionId(0), Offset(9)}});
+  Outbox out;
+  const Status s = owner.Step(&out);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].decision.kind, engine::VerdictKind::kUnique);
+  EXPECT_FALSE(out.probes.empty());
+  for (const auto& [to, probe] : out.probes) EXPECT_EQ(probe.key.offset, Offset(1));
 }
 
 }  // namespace
