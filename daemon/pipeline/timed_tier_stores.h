@@ -23,6 +23,7 @@ class TimedTierStores final : public store::TierStores {
 
   EventTime watermark() const override { return inner_.watermark(); }
   void ObserveEventTime(EventTime t) override { inner_.ObserveEventTime(t); }
+  void SetReadPoint(std::optional<EventTime> t) override { inner_.SetReadPoint(t); }
 
   StatusOr<store::UrlLookup> LookupUrl(std::string_view scope, const Digest128& url,
                                        const store::OriginFilter& filter) override;

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "routing/read_point_scope.h"
+
 namespace pagesieve::routing {
 namespace {
 
@@ -35,6 +37,7 @@ Status ContentOwner::Step(Outbox* out) {
     for (auto& rel : released) {
       RoutedRecord& r = rel.item;
       const engine::Fingerprints& fp = *r.record.fingerprints;
+      ReadPointScope at(stores_, r.key.time);
       // What the exact tier will find: the digest is this record's to hold,
       // so the answer cannot change before it is decided. At the watermark
       // the decision sees, which counts the record's own event time.
@@ -49,13 +52,21 @@ Status ContentOwner::Step(Outbox* out) {
     }
   }
   // Records still queued have sent no probe yet: the promise stays below
-  // the first of them.
+  // the first of them. Records gathering have not sent their outcomes: the
+  // decided promise stays below the first of those too.
   std::optional<OrderKey> promise = frontier;
   const std::optional<OrderKey> queued = queue_.EarliestWaiting();
   if (promise && queued && *queued < *promise) promise = queued;
-  if (promise && (!promised_ || *promised_ < *promise)) {
-    promised_ = promise;
-    out->progress.push_back(Progress{self_, *promise});
+  std::optional<OrderKey> decided = promise;
+  if (decided && !gathering_.empty() && gathering_.begin()->first < *decided) {
+    decided = gathering_.begin()->first;
+  }
+  const bool promise_rose = promise && (!promised_ || *promised_ < *promise);
+  const bool decided_rose = decided && (!decided_ || *decided_ < *decided);
+  if (promise_rose || decided_rose) {
+    if (promise_rose) promised_ = promise;
+    if (decided_rose) decided_ = decided;
+    out->progress.push_back(Progress{self_, *promised_, decided_});
   }
   return Status::Ok();
 }
@@ -113,7 +124,12 @@ Status ContentOwner::Decide(RoutedRecord r, const std::vector<PartitionId>& prob
   const OrderKey key = r.key;
   const bool gathered = candidates.has_value();
   gathered_.Start(std::move(candidates));
-  PS_ASSIGN_OR_RETURN(engine::Decision decision, decider_.DecideContent(r.record, gathered_));
+  StatusOr<engine::Decision> decided = [&] {
+    ReadPointScope at(gathered_, key.time);
+    return decider_.DecideContent(r.record, gathered_);
+  }();
+  PS_RETURN_IF_ERROR(decided.status());
+  engine::Decision decision = std::move(decided).value();
 
   if (gathered) {
     const std::optional<GatheredStores::Insert>& ins = gathered_.inserted();
@@ -136,7 +152,7 @@ Status ContentOwner::Decide(RoutedRecord r, const std::vector<PartitionId>& prob
         return Status::Internal("routing: the rules touched an entry no near owner answered with");
       }
       for (const NearProbe& p : plan_.Probes(near_owners_, t.scope, t.simhash, c->sketch)) {
-        out->touches.emplace_back(p.owner, NearTouch{t.scope, t.simhash, t.time});
+        out->touches.emplace_back(p.owner, NearTouch{key, t.scope, t.simhash, t.time});
       }
     }
   }

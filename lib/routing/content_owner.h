@@ -84,6 +84,7 @@ class ContentOwner {
   KeyedSequencer<RoutedRecord> queue_;
   std::map<OrderKey, Gathering> gathering_;
   std::optional<OrderKey> promised_;
+  std::optional<OrderKey> decided_;
 };
 
 }  // namespace pagesieve::routing

@@ -46,6 +46,7 @@ class GatheredStores final : public store::TierStores {
 
   EventTime watermark() const override { return local_.watermark(); }
   void ObserveEventTime(EventTime t) override { local_.ObserveEventTime(t); }
+  void SetReadPoint(std::optional<EventTime> t) override { local_.SetReadPoint(t); }
 
   StatusOr<store::UrlLookup> LookupUrl(std::string_view scope, const Digest128& url,
                                        const store::OriginFilter& filter) override;

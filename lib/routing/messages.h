@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,10 +29,14 @@ struct RoutedRecord {
 };
 
 // A partition's promise to every partition of the stage it feeds: every
-// record it sends from now on has a key at or above `promise`.
+// record it sends from now on has a key at or above `promise`. A content
+// owner also promises `decided`: every record below it is decided and its
+// outcomes and touches are sent (a near owner waits for that before it
+// calls an entry dead that an earlier record may still touch).
 struct Progress {
   SourceId from;
   OrderKey promise;
+  std::optional<OrderKey> decided;
 };
 
 // Content owner → near owner: the record's near keys that this owner
@@ -73,6 +78,7 @@ struct NearOutcome {
 
 // Content owner → every owner of a matched entry's rows: slide its life.
 struct NearTouch {
+  OrderKey key;  // the record that matched it
   std::string scope;
   uint64_t simhash = 0;
   EventTime time;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/split_mix64.h"
+#include "routing/read_point_scope.h"
 
 namespace pagesieve::routing {
 namespace {
@@ -24,25 +25,77 @@ void NearOwner::OnProbe(NearProbeRequest probe) {
   queue_.Add(key, std::move(keys), std::move(probe));
 }
 
+void NearOwner::OnProgress(const Progress& progress) {
+  progress_.Promise(progress.from, progress.promise);
+  if (progress.decided) decided_.Promise(progress.from, *progress.decided);
+}
+
 Status NearOwner::Step(Outbox* out) {
+  PS_RETURN_IF_ERROR(AnswerParked(out));
   for (auto& released : queue_.Release(progress_.Frontier())) {
-    const NearProbeRequest& p = released.item;
+    NearProbeRequest& p = released.item;
     stores_.ObserveEventTime(p.event_time);
-    store::NearQuery query;
-    query.simhash = p.simhash;
-    query.max_distance = table_distance_;
-    query.sketch = p.sketch;
-    PS_ASSIGN_OR_RETURN(
-        std::vector<store::NearCandidate> found,
-        stores_.FindNear(p.scope, query, store::OriginFilter{p.input_partition, p.input_offset}));
-    out->answers.emplace_back(p.reply_to, NearAnswer{p.key, self_.partition, std::move(found)});
+    PS_ASSIGN_OR_RETURN(std::optional<NearAnswer> answer, Answer(p));
+    if (answer) {
+      out->answers.emplace_back(p.reply_to, std::move(*answer));
+    } else {
+      parked_.emplace(p.key, std::move(p));
+    }
     // The probe keeps its keys until the outcome: see OnOutcome.
   }
   return Status::Ok();
 }
 
+Status NearOwner::AnswerParked(Outbox* out) {
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    PS_ASSIGN_OR_RETURN(std::optional<NearAnswer> answer, Answer(it->second));
+    if (!answer) {
+      ++it;
+      continue;
+    }
+    out->answers.emplace_back(it->second.reply_to, std::move(*answer));
+    it = parked_.erase(it);
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::optional<NearAnswer>> NearOwner::Answer(const NearProbeRequest& p) {
+  store::NearQuery query;
+  query.simhash = p.simhash;
+  query.max_distance = table_distance_;
+  query.sketch = p.sketch;
+  const store::OriginFilter filter{p.input_partition, p.input_offset};
+  std::vector<store::NearCandidate> found;
+  {
+    ReadPointScope at(stores_, p.key.time);
+    PS_ASSIGN_OR_RETURN(found, stores_.FindNear(p.scope, query, filter));
+  }
+  // Every record before the probe is decided, its touches applied (they
+  // travel with the decided promise, in order): the answer is final.
+  const std::optional<OrderKey> decided = decided_.Frontier();
+  if (decided && !(*decided < p.key)) {
+    return std::optional<NearAnswer>(NearAnswer{p.key, self_.partition, std::move(found)});
+  }
+  // An undecided earlier record may touch an entry, and only an entry that
+  // was alive at its time, which is no later than the decided promise: if
+  // no entry is alive then that is dead now, no touch can change the answer.
+  if (decided && decided->time < p.key.time) {
+    ReadPointScope at(stores_, decided->time);
+    PS_ASSIGN_OR_RETURN(std::vector<store::NearCandidate> earlier,
+                        stores_.FindNear(p.scope, query, filter));
+    if (earlier.size() == found.size()) {
+      return std::optional<NearAnswer>(NearAnswer{p.key, self_.partition, std::move(found)});
+    }
+  } else if (decided) {
+    // The same event time: nothing alive then is dead now.
+    return std::optional<NearAnswer>(NearAnswer{p.key, self_.partition, std::move(found)});
+  }
+  return std::optional<NearAnswer>();
+}
+
 Status NearOwner::OnOutcome(const NearOutcome& outcome) {
   if (outcome.insert) {
+    ReadPointScope at(stores_, outcome.key.time);
     // Before Finish: a probe waiting behind this record must find it.
     PS_RETURN_IF_ERROR(
         stores_.InsertNear(outcome.scope, outcome.simhash, outcome.sketch, outcome.origin));
@@ -57,6 +110,7 @@ Status NearOwner::OnOutcome(const NearOutcome& outcome) {
 }
 
 Status NearOwner::OnTouch(const NearTouch& touch) {
+  ReadPointScope at(stores_, touch.key.time);
   Status s = stores_.TouchNear(touch.scope, touch.simhash, touch.time);
   if (s.code() != StatusCode::kNotFound) return s;
   EventTime& latest = early_touches_[{touch.scope, touch.simhash}];
@@ -70,7 +124,10 @@ std::string NearOwner::DebugString() const {
   out += frontier ? ToString(*frontier) : "none";
   out += ", " + std::to_string(queue_.waiting()) + " queued";
   if (const auto first = queue_.EarliestWaiting()) out += " from " + ToString(*first);
-  out += ", " + std::to_string(queue_.in_progress()) + " answered without outcome";
+  out += ", " + std::to_string(queue_.in_progress() - parked_.size()) +
+         " answered without outcome, " + std::to_string(parked_.size()) + " parked";
+  const std::optional<OrderKey> decided = decided_.Frontier();
+  out += ", decided below " + (decided ? ToString(*decided) : std::string("none"));
   return out;
 }
 

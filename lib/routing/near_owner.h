@@ -33,9 +33,12 @@ class NearOwner {
       : self_(std::move(self)), stores_(stores), table_distance_(table_distance) {}
 
   // A content owner partition this owner hears from (every one of that stage).
-  void Expect(const SourceId& source) { progress_.Expect(source); }
+  void Expect(const SourceId& source) {
+    progress_.Expect(source);
+    decided_.Expect(source);
+  }
   void OnProbe(NearProbeRequest probe);
-  void OnProgress(const Progress& progress) { progress_.Promise(progress.from, progress.promise); }
+  void OnProgress(const Progress& progress);
   // The record this owner answered is decided: insert its entries or not,
   // and let the probes behind it go. A repeat is ignored.
   Status OnOutcome(const NearOutcome& outcome);
@@ -57,8 +60,19 @@ class NearOwner {
   SourceId self_;
   store::TierStores& stores_;
   int table_distance_;
+  // Answers every parked probe that may go now.
+  Status AnswerParked(Outbox* out);
+  // The probe's answer, or none while an entry it would find alive at an
+  // earlier time is dead at its own and an earlier record may still touch
+  // it (docs/global-routing.md, "Expiry").
+  StatusOr<std::optional<NearAnswer>> Answer(const NearProbeRequest& p);
+
   ProgressTracker progress_;
+  // The content owners' decided promises: every record below is decided.
+  ProgressTracker decided_;
   KeyedSequencer<NearProbeRequest> queue_;
+  // Released probes whose answer waits for the decided promise, by key.
+  std::map<OrderKey, NearProbeRequest> parked_;
   // Touches that came before the entry's insert (they travel from another
   // content owner than the insert does): the latest time per (scope,
   // SimHash), applied once the entry is inserted.

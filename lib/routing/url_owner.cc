@@ -1,5 +1,7 @@
 #include "routing/url_owner.h"
 
+#include "routing/read_point_scope.h"
+
 namespace pagesieve::routing {
 
 void UrlOwner::OnRecord(RoutedRecord record) {
@@ -12,8 +14,11 @@ Status UrlOwner::Step(Outbox* out) {
   const std::optional<OrderKey> frontier = progress_.Frontier();
   for (auto& released : queue_.Release(frontier)) {
     RoutedRecord& r = released.item;
-    PS_ASSIGN_OR_RETURN(std::optional<engine::Decision> by_url,
-                        decider_.DecideUrl(r.record, stores_));
+    std::optional<engine::Decision> by_url;
+    {
+      ReadPointScope at(stores_, r.key.time);
+      PS_ASSIGN_OR_RETURN(by_url, decider_.DecideUrl(r.record, stores_));
+    }
     if (by_url) {
       out->verdicts.push_back(engine::Verdict{std::move(r.record), std::move(*by_url)});
     } else {

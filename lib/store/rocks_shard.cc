@@ -59,6 +59,7 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
                                                    std::move(durable), std::move(expired),
                                                    std::move(db), std::move(bloom)));
   shard->watermark_ = progress.watermark;
+  shard->live_at_ = progress.watermark;
   shard->checkpointed_ = progress.next_offset;
   shard->changelog_next_ = progress.changelog_next;
   PS_RETURN_IF_ERROR(shard->near_.BuildIndex(stop));
@@ -78,10 +79,10 @@ RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const Sha
       expired_(std::move(expired)),
       db_(std::move(db)),
       bloom_(std::move(bloom)),
-      url_(db_.get(), bloom_.get(), options_.url_mode, options_.url_ttl, &watermark_),
-      exact_(db_.get(), options_.exact_ttl, &watermark_),
+      url_(db_.get(), bloom_.get(), options_.url_mode, options_.url_ttl, &live_at_),
+      exact_(db_.get(), options_.exact_ttl, &live_at_),
       near_(db_.get(), &layout_, bands_ ? &*bands_ : nullptr, options_.fingerprint_version,
-            options_.near_ttl, &watermark_),
+            options_.near_ttl, &live_at_),
       sweep_({{kUrlCf, options_.url_ttl},
               {kExactCf, options_.exact_ttl},
               {kNearCf, options_.near_ttl}}) {}
@@ -89,7 +90,13 @@ RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const Sha
 void RocksShard::ObserveEventTime(EventTime t) {
   if (t <= watermark_) return;
   watermark_ = t;
+  if (!read_point_) live_at_ = t;
   bloom_->AdvanceWatermark(t);
+}
+
+void RocksShard::SetReadPoint(std::optional<EventTime> t) {
+  read_point_ = t;
+  live_at_ = t ? *t : watermark_;
 }
 
 StatusOr<UrlLookup> RocksShard::LookupUrl(std::string_view scope, const Digest128& url,

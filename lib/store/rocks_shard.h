@@ -38,6 +38,7 @@ class RocksShard final : public Shard {
 
   EventTime watermark() const override { return watermark_; }
   void ObserveEventTime(EventTime t) override;
+  void SetReadPoint(std::optional<EventTime> t) override;
 
   StatusOr<UrlLookup> LookupUrl(std::string_view scope, const Digest128& url,
                                 const OriginFilter& filter) override;
@@ -88,6 +89,10 @@ class RocksShard final : public Shard {
   std::unique_ptr<ShardDb> db_;
   std::unique_ptr<TimeDecayedFilter> bloom_;
   EventTime watermark_{};
+  // What the stores judge liveness at: the watermark, or the read point
+  // while one is set (SetReadPoint).
+  EventTime live_at_{};
+  std::optional<EventTime> read_point_;
   std::optional<Offset> checkpointed_;
   std::optional<Offset> changelog_next_, staged_changelog_next_;
   ScopeIdCache scopes_;

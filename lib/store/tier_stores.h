@@ -112,6 +112,13 @@ class TierStores {
   // Raises the watermark to `t` if `t` is later; never lowers it. (The
   // RocksDB shard's writes also observe the event time they write.)
   virtual void ObserveEventTime(EventTime t) = 0;
+  // Routed dedup (docs/global-routing.md, "Expiry"): while set, whether an
+  // entry is live is judged at `t` instead of the watermark, by lookups and
+  // writes alike, so an owner that decides a record after it took later
+  // ones sees the entries as they were at the record's place in the order.
+  // The watermark itself, which sweeps and index generations go by, moves
+  // as before. nullopt clears it. The single-partition engine never sets it.
+  virtual void SetReadPoint(std::optional<EventTime> t) = 0;
 
   // --- URL store ---
   virtual StatusOr<UrlLookup> LookupUrl(std::string_view scope, const Digest128& url,

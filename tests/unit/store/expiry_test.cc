@@ -89,5 +89,31 @@ TEST_F(ExpiryTest, DeadNearEntryLeavesTheIndexAfterTheGrace) {
   EXPECT_EQ(shard_->Stats().near_index_entries, 0u);
 }
 
+// Routed dedup decides a record after later ones (docs/global-routing.md,
+// "Expiry"): with a read point, lookups and writes judge liveness at the
+// record's time, not at the watermark, in every store; without, as before.
+TEST_F(ExpiryTest, AReadPointJudgesLivenessAtItsTimeInEveryStore) {
+  Open(Options());
+  ASSERT_TRUE(shard_->InsertContent("s", DigestOf(1), MakeOrigin(1, Ms(1000))).ok());
+  ASSERT_TRUE(shard_->InsertNear("s", 0xabc, "", MakeOrigin(2, Ms(1000))).ok());
+  shard_->ObserveEventTime(Ms(9500));  // both dead at the watermark
+  EXPECT_FALSE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
+  NearQuery q;
+  q.simhash = 0xabc;
+  EXPECT_TRUE(shard_->FindNear("s", q).value().empty());
+
+  shard_->SetReadPoint(Ms(1900));  // both alive then
+  EXPECT_TRUE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
+  EXPECT_EQ(shard_->FindNear("s", q).value().size(), 1u);
+  // A touch at the read point finds the entry alive and slides its life.
+  EXPECT_TRUE(shard_->TouchContent("s", DigestOf(1), Ms(1900)).ok());
+  // The watermark does not move back, nor forward with the read point.
+  EXPECT_EQ(shard_->watermark(), Ms(9500));
+
+  shard_->SetReadPoint(std::nullopt);
+  EXPECT_FALSE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
+  EXPECT_TRUE(shard_->FindNear("s", q).value().empty());
+}
+
 }  // namespace
 }  // namespace pagesieve::store
