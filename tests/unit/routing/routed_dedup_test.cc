@@ -30,6 +30,7 @@
 #include "engine/engine_options.h"
 #include "engine/record_preparer.h"
 #include "routing/content_owner.h"
+#include "routing/message_codec.h"
 #include "routing/near_owner.h"
 #include "routing/near_plan.h"
 #include "routing/source_floor.h"
@@ -206,15 +207,15 @@ class RoutedDedupTest : public testing::OwnerFixture {
                          const std::map<std::string, Outcome>& expected,
                          const std::vector<int>& partitions, bool report);
 
-  // Messages the last Routed() sent, by kind.
+  // Messages the last Routed() sent, by kind, and their bytes (all kinds,
+  // progress included).
   std::map<std::string, int64_t> sent_;
+  std::map<std::string, int64_t> sent_bytes_;
   int run_ = 0;
 };
 
 // A message in flight, and the stage partition it goes to.
 enum class Stage { kUrl, kContent, kNear };
-using Message = std::variant<RoutedRecord, Progress, NearProbeRequest, NearAnswer, NearOutcome,
-                             NearTouch>;
 
 std::map<std::string, Outcome> RoutedDedupTest::Routed(const std::vector<RoutedRecord>& records,
                                                        int inputs, int n, uint64_t seed,
@@ -253,6 +254,16 @@ std::map<std::string, Outcome> RoutedDedupTest::Routed(const std::vector<RoutedR
   int duplicates_seen = 0;
 
   sent_.clear();
+  sent_bytes_.clear();
+  // Every message goes through its encoding, as on the internal topics.
+  auto wire = [&](Message m) -> Message {
+    const std::string bytes = EncodeMessage(m);
+    sent_bytes_[std::holds_alternative<Progress>(m) ? "progress" : "the rest"] +=
+        static_cast<int64_t>(bytes.size());
+    StatusOr<Message> back = DecodeMessage(bytes);
+    EXPECT_TRUE(back.ok()) << back.status().ToString();
+    return back.ok() ? *std::move(back) : m;
+  };
   auto deliver_outbox = [&](Endpoint from, Outbox& out) {
     sent_["to content owners"] += static_cast<int64_t>(out.records.size());
     sent_["near probes"] += static_cast<int64_t>(out.probes.size());
@@ -265,23 +276,23 @@ std::map<std::string, Outcome> RoutedDedupTest::Routed(const std::vector<RoutedR
       verdicts[v.record.event_id] = OutcomeOf(v);
     }
     for (auto& [to, r] : out.records) {
-      channels[{from, {static_cast<int>(Stage::kContent), to.value()}}].push_back(std::move(r));
+      channels[{from, {static_cast<int>(Stage::kContent), to.value()}}].push_back(wire(std::move(r)));
     }
     for (auto& [to, m] : out.probes) {
-      channels[{from, {static_cast<int>(Stage::kNear), to.value()}}].push_back(std::move(m));
+      channels[{from, {static_cast<int>(Stage::kNear), to.value()}}].push_back(wire(std::move(m)));
     }
     for (auto& [to, m] : out.answers) {
-      channels[{from, {static_cast<int>(Stage::kContent), to.value()}}].push_back(std::move(m));
+      channels[{from, {static_cast<int>(Stage::kContent), to.value()}}].push_back(wire(std::move(m)));
     }
     for (auto& [to, m] : out.outcomes) {
-      channels[{from, {static_cast<int>(Stage::kNear), to.value()}}].push_back(std::move(m));
+      channels[{from, {static_cast<int>(Stage::kNear), to.value()}}].push_back(wire(std::move(m)));
     }
     for (auto& [to, m] : out.touches) {
-      channels[{from, {static_cast<int>(Stage::kNear), to.value()}}].push_back(std::move(m));
+      channels[{from, {static_cast<int>(Stage::kNear), to.value()}}].push_back(wire(std::move(m)));
     }
     for (Progress& pr : out.progress) {
       const int next = from.first + 1;  // url → content → near
-      for (int q = 0; q < n; ++q) channels[{from, {next, q}}].push_back(pr);
+      for (int q = 0; q < n; ++q) channels[{from, {next, q}}].push_back(wire(pr));
     }
     out = Outbox();
   };
@@ -318,12 +329,12 @@ std::map<std::string, Outcome> RoutedDedupTest::Routed(const std::vector<RoutedR
         EXPECT_EQ(s.key, r.key);
         channels[{from, {static_cast<int>(Stage::kUrl),
                          owners.OfUrl(r.record.scope, r.record.fingerprints->url).value()}}]
-            .push_back(r);
+            .push_back(wire(r));
         ++sent_["to URL owners"];
       }
       for (int q = 0; q < n; ++q) {
         channels[{from, {static_cast<int>(Stage::kUrl), q}}].push_back(
-            Progress{SourceId{kInputTopic, PartitionId(i)}, floors[i].Promise()});
+            wire(Progress{SourceId{kInputTopic, PartitionId(i)}, floors[i].Promise(), {}}));
       }
       continue;
     }
@@ -398,6 +409,11 @@ void RoutedDedupTest::ExpectRoutedEqual(const std::vector<RoutedRecord>& records
         for (const auto& [kind, count] : sent_) {
           line += " " + kind + " " +
                   std::to_string(static_cast<double>(count) / static_cast<double>(records.size()));
+        }
+        line += "; bytes per record:";
+        for (const auto& [kind, bytes] : sent_bytes_) {
+          line += " " + kind + " " +
+                  std::to_string(static_cast<double>(bytes) / static_cast<double>(records.size()));
         }
         std::cout << line << "\n";
       }
