@@ -1,8 +1,10 @@
 #include "routing/content_owner.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "routing/read_point_scope.h"
+#include "routing/source_floor.h"
 
 namespace pagesieve::routing {
 namespace {
@@ -177,6 +179,14 @@ std::string ContentOwner::DebugString() const {
     for (PartitionId p : g.waiting_for) out += " " + std::to_string(p.value());
   }
   return out;
+}
+
+EventTime ContentOwner::ExpiryHold() const {
+  const std::optional<OrderKey> frontier = progress_.Frontier();
+  EventTime hold = frontier ? frontier->time : SourceFloor::kNoFloor;
+  // Records gathering are released and not finished: the queue has them.
+  if (const auto first = queue_.EarliestUnfinished()) hold = std::min(hold, first->time);
+  return hold;
 }
 
 }  // namespace pagesieve::routing

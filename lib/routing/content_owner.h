@@ -51,6 +51,11 @@ class ContentOwner {
   // decided once all its owners answered.
   Status OnAnswer(const NearAnswer& answer, Outbox* out);
 
+  // The earliest time this owner may still judge liveness at: its records
+  // not yet finished, and those still to come (its frontier). Its shard
+  // must not expire what is live then (store::Shard::HoldExpiry).
+  EventTime ExpiryHold() const;
+
   // Takes every ready record, then promises the near owners what it has
   // passed. An error is the store failing: the partition stops.
   Status Step(Outbox* out);

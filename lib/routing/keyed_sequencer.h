@@ -98,6 +98,12 @@ class KeyedSequencer {
     return out;
   }
 
+  // The first record added and not yet finished (released or not), if any.
+  std::optional<OrderKey> EarliestUnfinished() const {
+    if (records_.empty()) return std::nullopt;
+    return records_.begin()->first;
+  }
+
   // The first record added and not yet released, if any.
   std::optional<OrderKey> EarliestWaiting() const {
     if (waiting_.empty()) return std::nullopt;

@@ -4,6 +4,7 @@
 
 #include "common/split_mix64.h"
 #include "routing/read_point_scope.h"
+#include "routing/source_floor.h"
 
 namespace pagesieve::routing {
 namespace {
@@ -129,6 +130,17 @@ std::string NearOwner::DebugString() const {
   const std::optional<OrderKey> decided = decided_.Frontier();
   out += ", decided below " + (decided ? ToString(*decided) : std::string("none"));
   return out;
+}
+
+EventTime NearOwner::ExpiryHold() const {
+  const std::optional<OrderKey> frontier = progress_.Frontier();
+  const std::optional<OrderKey> decided = decided_.Frontier();
+  EventTime hold = frontier ? frontier->time : SourceFloor::kNoFloor;
+  // An undecided record may still touch an entry as of its own time.
+  hold = std::min(hold, decided ? decided->time : SourceFloor::kNoFloor);
+  // Probes waiting, parked, or answered and waiting for their outcome.
+  if (const auto first = queue_.EarliestUnfinished()) hold = std::min(hold, first->time);
+  return hold;
 }
 
 }  // namespace pagesieve::routing

@@ -46,6 +46,11 @@ class NearOwner {
   // touch may overtake the entry's insert; it is then kept until the insert.
   Status OnTouch(const NearTouch& touch);
 
+  // The earliest time this owner may still judge liveness at: its records
+  // not yet finished, and those still to come (its frontier). Its shard
+  // must not expire what is live then (store::Shard::HoldExpiry).
+  EventTime ExpiryHold() const;
+
   // Answers every probe that may go. An error is the store failing.
   Status Step(Outbox* out);
 

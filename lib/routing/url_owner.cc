@@ -1,6 +1,9 @@
 #include "routing/url_owner.h"
 
+#include <algorithm>
+
 #include "routing/read_point_scope.h"
+#include "routing/source_floor.h"
 
 namespace pagesieve::routing {
 
@@ -35,6 +38,13 @@ Status UrlOwner::Step(Outbox* out) {
     out->progress.push_back(Progress{self_, *frontier});
   }
   return Status::Ok();
+}
+
+EventTime UrlOwner::ExpiryHold() const {
+  const std::optional<OrderKey> frontier = progress_.Frontier();
+  EventTime hold = frontier ? frontier->time : SourceFloor::kNoFloor;
+  if (const auto first = queue_.EarliestUnfinished()) hold = std::min(hold, first->time);
+  return hold;
 }
 
 }  // namespace pagesieve::routing

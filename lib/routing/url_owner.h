@@ -36,6 +36,11 @@ class UrlOwner {
   void OnRecord(RoutedRecord record);
   void OnProgress(const Progress& progress) { progress_.Promise(progress.from, progress.promise); }
 
+  // The earliest time this owner may still judge liveness at: its records
+  // not yet finished, and those still to come (its frontier). Its shard
+  // must not expire what is live then (store::Shard::HoldExpiry).
+  EventTime ExpiryHold() const;
+
   // Decides or forwards every record that is ready, then promises the
   // content owners what it has passed. An error is the store failing: the
   // partition stops.

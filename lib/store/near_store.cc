@@ -31,7 +31,7 @@ NearStore::NearStore(ShardDb* db, const NearLayout* layout, const LshBands* band
 }
 
 Status NearStore::BuildIndex(const std::stop_token& stop) {
-  DropExpired();
+  DropExpired(*watermark_);
   const int64_t cutoff = LiveCutoff(ToMillis(*watermark_), ttl_);
   rocksdb::ReadOptions options;
   options.total_order_seek = true;
@@ -67,9 +67,9 @@ Status NearStore::BuildIndex(const std::stop_token& stop) {
   return FromRocks(it->status(), "shard " + db_->dir() + ": reading the near entries");
 }
 
-void NearStore::DropExpired() {
+void NearStore::DropExpired(EventTime at) {
   // A live entry has last_seen >= cutoff and was indexed at most grace before.
-  const EventTime oldest = EventTimeFromMillis(LiveCutoff(ToMillis(*watermark_), ttl_)) - grace_;
+  const EventTime oldest = EventTimeFromMillis(LiveCutoff(ToMillis(at), ttl_)) - grace_;
   index_.DropBefore(oldest);
   if (lsh_) lsh_->DropBefore(oldest);
 }

@@ -51,8 +51,9 @@ class NearStore {
                                             const OriginFilter& filter);
   Status Insert(uint64_t scope_id, uint64_t simhash, std::string_view sketch, const Origin& origin);
   Status Touch(uint64_t scope_id, uint64_t simhash, EventTime t);
-  // The watermark moved: frees the index generations nothing live is in.
-  void DropExpired();
+  // Frees the index generations nothing live at `at` is in (the watermark,
+  // or an earlier time an owner holds expiry at: Shard::HoldExpiry).
+  void DropExpired(EventTime at);
 
   size_t index_size() const { return index_.size(); }
   size_t index_memory_bytes() const { return index_.MemoryBytes(); }

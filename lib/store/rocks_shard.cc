@@ -176,7 +176,7 @@ Status RocksShard::Checkpoint(Offset next_offset) {
     return error_;
   }
   bloom_->ClearDirty();
-  near_.DropExpired();
+  near_.DropExpired(ExpireAt());
   checkpointed_ = next_offset;
   changelog_next_ = std::exchange(staged_changelog_next_, {});
   s = PublishDurableWatermark();
@@ -206,7 +206,7 @@ Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
   std::vector<std::pair<Cf, std::string>> dead_pending;
   db_->ForEachPending([&](Cf cf, std::string_view key, std::string_view value) {
     if (cf == kMetaCf || cf == kBloomCf) return;
-    if (sweep_.IsDead(cf, value, watermark_)) {
+    if (sweep_.IsDead(cf, value, ExpireAt())) {
       dead_pending.emplace_back(cf, key);
       return;
     }
@@ -230,7 +230,7 @@ Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
   // of its slice in this checkpoint and ships their tombstones with it.
   // Deleting a dead entry changes no answer (lookups never return one).
   const uint64_t budget = kSweepMinKeys + kSweepKeysPerWrite * db_->pending_writes();
-  PS_RETURN_IF_ERROR(sweep_.Step(db_.get(), watermark_, budget, [&](Cf cf, std::string_view key) {
+  PS_RETURN_IF_ERROR(sweep_.Step(db_.get(), ExpireAt(), budget, [&](Cf cf, std::string_view key) {
     fn(ChangelogEntryKey(cf, key), std::nullopt);
     db_->Delete(cf, key);
   }));
@@ -253,7 +253,7 @@ Status RocksShard::ForEachStoredChange(Offset next_offset, const ChangeFn& fn) {
   if (options_.url_mode == UrlMode::kBloom) families.push_back(kBloomCf);
   return ForEachStoredEntry(
       db_.get(), families,
-      [&](Cf cf, std::string_view value) { return sweep_.IsDead(cf, value, watermark_); }, fn);
+      [&](Cf cf, std::string_view value) { return sweep_.IsDead(cf, value, ExpireAt()); }, fn);
 }
 
 Status RocksShard::PublishDurableWatermark() {
@@ -262,7 +262,7 @@ Status RocksShard::PublishDurableWatermark() {
     PS_RETURN_IF_ERROR(db_->SyncWal());
     unsynced_ = 0;
   }
-  durable_->Publish(ToMillis(watermark_));
+  durable_->Publish(ToMillis(ExpireAt()));
   return Status::Ok();
 }
 

@@ -59,6 +59,7 @@ class RocksShard final : public Shard {
   Status TouchNear(std::string_view scope, uint64_t simhash, EventTime t) override;
 
   Status Checkpoint(Offset next_offset) override;
+  void HoldExpiry(std::optional<EventTime> t) override { expiry_hold_ = t; }
   std::optional<Offset> checkpointed_offset() const override { return checkpointed_; }
   ShardStats Stats() const override;
 
@@ -93,6 +94,12 @@ class RocksShard final : public Shard {
   // while one is set (SetReadPoint).
   EventTime live_at_{};
   std::optional<EventTime> read_point_;
+  std::optional<EventTime> expiry_hold_;
+  // What is dead at this may be removed: the watermark, or the hold when
+  // one is set and earlier (HoldExpiry).
+  EventTime ExpireAt() const {
+    return expiry_hold_ && *expiry_hold_ < watermark_ ? *expiry_hold_ : watermark_;
+  }
   std::optional<Offset> checkpointed_;
   std::optional<Offset> changelog_next_, staged_changelog_next_;
   ScopeIdCache scopes_;

@@ -65,6 +65,13 @@ class Shard : public TierStores {
   virtual Status Checkpoint(Offset next_offset) = 0;
   // The next_offset of the last durable checkpoint; empty for a new shard.
   virtual std::optional<Offset> checkpointed_offset() const = 0;
+  // Routed dedup (docs/global-routing.md, "Expiry"): while set, nothing
+  // live at `t` is removed (checkpoint sweeps, compaction, the SimHash
+  // index's generations), even when it is dead at the watermark, because an
+  // owner still has records of that time in flight and judges liveness at
+  // their read points (TierStores::SetReadPoint). nullopt: expire at the
+  // watermark, as the single-partition engine always does.
+  virtual void HoldExpiry(std::optional<EventTime> t) = 0;
 
   // --- Changelog (docs/changelog.md) ---
   using ChangeFn = std::function<void(std::string_view key, std::optional<std::string_view> value)>;

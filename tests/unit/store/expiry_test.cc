@@ -115,5 +115,27 @@ TEST_F(ExpiryTest, AReadPointJudgesLivenessAtItsTimeInEveryStore) {
   EXPECT_TRUE(shard_->FindNear("s", q).value().empty());
 }
 
+// A routed owner with a record of an earlier time in flight holds expiry
+// there: the checkpoint's sweep and the compaction after it keep what is
+// live at the hold; once it is lifted, both remove it.
+TEST_F(ExpiryTest, AHoldKeepsWhatIsLiveAtItThroughCheckpointAndCompaction) {
+  Open(Options());
+  ASSERT_TRUE(shard_->InsertContent("s", DigestOf(1), MakeOrigin(1, Ms(1000))).ok());
+  ASSERT_TRUE(shard_->Checkpoint(Offset(1)).ok());
+  shard_->ObserveEventTime(Ms(9000));  // dead at the watermark
+  shard_->HoldExpiry(Ms(1500));        // live at the hold
+  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
+  Compact();
+  EXPECT_EQ(StoredKeys(kExactCf), 1u);
+  shard_->SetReadPoint(Ms(1500));
+  EXPECT_TRUE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
+  shard_->SetReadPoint(std::nullopt);
+
+  shard_->HoldExpiry(std::nullopt);
+  ASSERT_TRUE(shard_->Checkpoint(Offset(3)).ok());
+  Compact();
+  EXPECT_EQ(StoredKeys(kExactCf), 0u);
+}
+
 }  // namespace
 }  // namespace pagesieve::store
