@@ -68,8 +68,10 @@ Status NearStore::BuildIndex(const std::stop_token& stop) {
 }
 
 void NearStore::DropExpired(EventTime at) {
-  // A live entry has last_seen >= cutoff and was indexed at most grace before.
-  const EventTime oldest = EventTimeFromMillis(LiveCutoff(ToMillis(at), ttl_)) - grace_;
+  // A live entry has last_seen >= cutoff and was indexed at most grace
+  // before. LiveCutoff saturates, and so does this: `at` may be the
+  // earliest time there is (a routed owner holding everything).
+  const EventTime oldest = EventTimeFromMillis(LiveCutoff(LiveCutoff(ToMillis(at), ttl_), grace_));
   index_.DropBefore(oldest);
   if (lsh_) lsh_->DropBefore(oldest);
 }
