@@ -88,6 +88,7 @@ Status ContentOwner::Probe(RoutedRecord r, Outbox* out) {
     req.event_time = rec.event_time;
     req.input_partition = rec.partition;
     req.input_offset = rec.offset;
+    g.probed.push_back(p.owner);
     g.waiting_for.insert(p.owner);
     out->probes.emplace_back(p.owner, std::move(req));
   }
@@ -107,14 +108,9 @@ Status ContentOwner::OnAnswer(const NearAnswer& answer, Outbox* out) {
   g.candidates.insert(g.candidates.end(), answer.candidates.begin(), answer.candidates.end());
   if (!g.waiting_for.empty()) return Status::Ok();
 
-  // Every owner answered: the probed owners are those of the record's keys.
-  std::vector<PartitionId> probed;
-  const engine::Fingerprints& fp = *g.record.record.fingerprints;
-  for (const NearProbe& p : plan_.Probes(near_owners_, g.record.record.scope, *fp.simhash,
-                                         fp.minhash)) {
-    probed.push_back(p.owner);
-  }
+  // Every owner answered.
   RoutedRecord r = std::move(g.record);
+  std::vector<PartitionId> probed = std::move(g.probed);
   std::vector<store::NearCandidate> candidates = std::move(g.candidates);
   gathering_.erase(it);
   return Decide(std::move(r), probed, std::move(candidates), out);

@@ -69,6 +69,7 @@ class ContentOwner {
  private:
   struct Gathering {
     RoutedRecord record;
+    std::vector<PartitionId> probed;  // the owners its outcome goes to
     std::set<PartitionId> waiting_for;
     std::vector<store::NearCandidate> candidates;
   };
