@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
+#include "routing/held_state.h"
 #include "routing/read_point_scope.h"
 #include "routing/source_floor.h"
 
@@ -26,7 +28,82 @@ store::OriginFilter FilterFor(const engine::PreparedRecord& r) {
 void ContentOwner::OnRecord(RoutedRecord record) {
   const OrderKey key = record.key;
   const uint64_t digest = QueueKey(record.record.fingerprints->content);
-  queue_.Add(key, {digest}, std::move(record));
+  std::string held = EncodeMessage(record);
+  if (queue_.Add(key, {digest}, std::move(record))) {
+    stores_.PutHeld(HeldKey(HeldKind::kRecord, key), std::move(held));
+  }
+}
+
+void ContentOwner::OnProgress(const Progress& progress) {
+  if (progress_.Promise(progress.from, progress.promise)) {
+    HoldPromise(stores_, progress.from, progress_);
+  }
+}
+
+std::vector<PartitionId> ContentOwner::ProbedOwners(const engine::PreparedRecord& r) const {
+  std::vector<PartitionId> owners;
+  const engine::Fingerprints& fp = *r.fingerprints;
+  for (const NearProbe& p : plan_.Probes(near_owners_, r.scope, *fp.simhash, fp.minhash)) {
+    owners.push_back(p.owner);
+  }
+  return owners;
+}
+
+Status ContentOwner::Restore() {
+  std::map<OrderKey, RoutedRecord> records;
+  std::set<OrderKey> gathering;
+  std::vector<NearAnswer> answers;
+  PS_RETURN_IF_ERROR(ForEachHeldItem(stores_, [&](HeldKind kind, std::string_view key,
+                                                  std::optional<Message> m) -> Status {
+    switch (kind) {
+      case HeldKind::kPromise:
+        if (!m || !std::holds_alternative<Progress>(*m)) break;
+        progress_.Promise(std::get<Progress>(*m).from, std::get<Progress>(*m).promise);
+        return Status::Ok();
+      case HeldKind::kRecord:
+        if (!m || !std::holds_alternative<RoutedRecord>(*m)) break;
+        records.emplace(std::get<RoutedRecord>(*m).key, std::move(std::get<RoutedRecord>(*m)));
+        return Status::Ok();
+      case HeldKind::kGathering: {
+        StatusOr<OrderKey> k = DecodeOrderKey(key.substr(1));
+        if (!k.ok()) break;
+        gathering.insert(*k);
+        return Status::Ok();
+      }
+      case HeldKind::kAnswer:
+        if (!m || !std::holds_alternative<NearAnswer>(*m)) break;
+        answers.push_back(std::move(std::get<NearAnswer>(*m)));
+        return Status::Ok();
+      default:
+        break;
+    }
+    return Status::Corruption("a content owner's shard holds what a content owner does not");
+  }));
+  for (auto& [key, r] : records) {
+    const uint64_t digest = QueueKey(r.record.fingerprints->content);
+    if (!gathering.contains(key)) {
+      queue_.Add(key, {digest}, std::move(r));
+      continue;
+    }
+    // Its probes went out with the checkpoint that held it: wait for the
+    // answers not counted yet.
+    queue_.AddReleased(key, {digest});
+    Gathering g;
+    g.probed = ProbedOwners(r.record);
+    g.waiting_for.insert(g.probed.begin(), g.probed.end());
+    g.record = std::move(r);
+    gathering_.emplace(key, std::move(g));
+  }
+  for (NearAnswer& a : answers) {
+    auto it = gathering_.find(a.key);
+    if (it == gathering_.end() || it->second.waiting_for.erase(a.from) == 0) {
+      return Status::Corruption("a content owner's shard holds an answer for no record it gathers");
+    }
+    auto& c = it->second.candidates;
+    c.insert(c.end(), std::make_move_iterator(a.candidates.begin()),
+             std::make_move_iterator(a.candidates.end()));
+  }
+  return Status::Ok();
 }
 
 Status ContentOwner::Step(Outbox* out) {
@@ -49,6 +126,7 @@ Status ContentOwner::Step(Outbox* out) {
       if (exact || !fp.simhash) {
         PS_RETURN_IF_ERROR(Decide(std::move(r), {}, std::nullopt, out));
       } else {
+        stores_.PutHeld(HeldKey(HeldKind::kGathering, rel.key), std::string());
         PS_RETURN_IF_ERROR(Probe(std::move(r), out));
       }
     }
@@ -106,7 +184,10 @@ Status ContentOwner::OnAnswer(const NearAnswer& answer, Outbox* out) {
   }
   Gathering& g = it->second;
   g.candidates.insert(g.candidates.end(), answer.candidates.begin(), answer.candidates.end());
-  if (!g.waiting_for.empty()) return Status::Ok();
+  if (!g.waiting_for.empty()) {
+    stores_.PutHeld(HeldAnswerKey(answer.key, answer.from), EncodeMessage(answer));
+    return Status::Ok();
+  }
 
   // Every owner answered.
   RoutedRecord r = std::move(g.record);
@@ -156,6 +237,11 @@ Status ContentOwner::Decide(RoutedRecord r, const std::vector<PartitionId>& prob
   }
   out->verdicts.push_back(engine::Verdict{std::move(r.record), std::move(decision)});
   queue_.Finish(key);
+  stores_.DeleteHeld(HeldKey(HeldKind::kRecord, key));
+  if (gathered) {
+    stores_.DeleteHeld(HeldKey(HeldKind::kGathering, key));
+    for (PartitionId owner : probed) stores_.DeleteHeld(HeldAnswerKey(key, owner));
+  }
   return Status::Ok();
 }
 

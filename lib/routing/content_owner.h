@@ -14,7 +14,7 @@
 #include "routing/near_plan.h"
 #include "routing/ownership.h"
 #include "routing/progress_tracker.h"
-#include "store/tier_stores.h"
+#include "store/shard.h"
 
 namespace pagesieve::routing {
 
@@ -30,11 +30,15 @@ namespace pagesieve::routing {
 // outcome goes to the near owners it probed (insert its entries, or not),
 // and a touch to the owners of the entry it matched.
 //
+// Its unfinished work (records queued or gathering, the answers counted,
+// the sources' promises) is held in its shard (held_state.h): a checkpoint
+// keeps it, and Restore() takes it back after a restart.
+//
 // Not thread-safe: the partition's one thread.
 class ContentOwner {
  public:
   // Everything passed by reference must outlive the owner.
-  ContentOwner(SourceId self, const engine::Decider& decider, store::TierStores& stores,
+  ContentOwner(SourceId self, const engine::Decider& decider, store::Shard& stores,
                const Ownership& near_owners, const NearPlan& plan)
       : self_(std::move(self)),
         decider_(decider),
@@ -46,7 +50,12 @@ class ContentOwner {
   // A URL owner partition this owner hears from (every one of that stage).
   void Expect(const SourceId& source) { progress_.Expect(source); }
   void OnRecord(RoutedRecord record);
-  void OnProgress(const Progress& progress) { progress_.Promise(progress.from, progress.promise); }
+  void OnProgress(const Progress& progress);
+  // Takes back the work its shard holds, as of the shard's last checkpoint
+  // (call once, before any message): a record gathering waits for the
+  // answers not yet counted, and sends no probe again. Corruption when the
+  // shard holds what this build did not write.
+  Status Restore();
   // A near owner's answer for a record this owner probed it for. A record
   // decided once all its owners answered.
   Status OnAnswer(const NearAnswer& answer, Outbox* out);
@@ -79,10 +88,12 @@ class ContentOwner {
   Status Decide(RoutedRecord r, const std::vector<PartitionId>& probed,
                 std::optional<std::vector<store::NearCandidate>> candidates, Outbox* out);
   Status Probe(RoutedRecord r, Outbox* out);
+  // The near owners a record probes (or probed): its keys' owners.
+  std::vector<PartitionId> ProbedOwners(const engine::PreparedRecord& r) const;
 
   SourceId self_;
   const engine::Decider& decider_;
-  store::TierStores& stores_;
+  store::Shard& stores_;
   GatheredStores gathered_;
   const Ownership& near_owners_;
   const NearPlan& plan_;

@@ -52,6 +52,16 @@ class KeyedSequencer {
     return true;
   }
 
+  // Adds a record already released before a restart (docs/global-routing.md,
+  // "Durable owner state"): it holds its keys until Finish(), as it did.
+  // False when a record with this key is there.
+  bool AddReleased(const OrderKey& key, std::vector<uint64_t> keys) {
+    if (!Add(key, std::move(keys), Item{})) return false;
+    records_.at(key).item.reset();
+    waiting_.erase(key);
+    return true;
+  }
+
   // Every record that may leave now, in order. Records before `frontier`
   // that must wait for an earlier one stay.
   std::vector<Released> Release(const std::optional<OrderKey>& frontier) {

@@ -1,8 +1,11 @@
 #include "routing/near_owner.h"
 
 #include <algorithm>
+#include <set>
+#include <vector>
 
 #include "common/split_mix64.h"
+#include "routing/held_state.h"
 #include "routing/read_point_scope.h"
 #include "routing/source_floor.h"
 
@@ -16,19 +19,81 @@ uint64_t QueueKey(const NearKey& k) {
                                          static_cast<uint64_t>(k.index)));
 }
 
-}  // namespace
-
-void NearOwner::OnProbe(NearProbeRequest probe) {
+std::vector<uint64_t> QueueKeys(const NearProbeRequest& probe) {
   std::vector<uint64_t> keys;
   keys.reserve(probe.keys.size());
   for (const NearKey& k : probe.keys) keys.push_back(QueueKey(k));
+  return keys;
+}
+
+}  // namespace
+
+void NearOwner::OnProbe(NearProbeRequest probe) {
   const OrderKey key = probe.key;
-  queue_.Add(key, std::move(keys), std::move(probe));
+  std::string held = EncodeMessage(probe);
+  std::vector<uint64_t> keys = QueueKeys(probe);
+  if (queue_.Add(key, std::move(keys), std::move(probe))) {
+    stores_.PutHeld(HeldKey(HeldKind::kProbe, key), std::move(held));
+  }
 }
 
 void NearOwner::OnProgress(const Progress& progress) {
-  progress_.Promise(progress.from, progress.promise);
-  if (progress.decided) decided_.Promise(progress.from, *progress.decided);
+  bool rose = progress_.Promise(progress.from, progress.promise);
+  if (progress.decided) rose |= decided_.Promise(progress.from, *progress.decided);
+  if (rose) HoldPromise(stores_, progress.from, progress_, &decided_);
+}
+
+Status NearOwner::Restore() {
+  std::map<OrderKey, NearProbeRequest> probes;
+  std::set<OrderKey> answered;
+  PS_RETURN_IF_ERROR(ForEachHeldItem(stores_, [&](HeldKind kind, std::string_view key,
+                                                  std::optional<Message> m) -> Status {
+    switch (kind) {
+      case HeldKind::kPromise: {
+        if (!m || !std::holds_alternative<Progress>(*m)) break;
+        const Progress& p = std::get<Progress>(*m);
+        progress_.Promise(p.from, p.promise);
+        if (p.decided) decided_.Promise(p.from, *p.decided);
+        return Status::Ok();
+      }
+      case HeldKind::kProbe:
+        if (!m || !std::holds_alternative<NearProbeRequest>(*m)) break;
+        probes.emplace(std::get<NearProbeRequest>(*m).key,
+                       std::move(std::get<NearProbeRequest>(*m)));
+        return Status::Ok();
+      case HeldKind::kAnswered: {
+        StatusOr<OrderKey> k = DecodeOrderKey(key.substr(1));
+        if (!k.ok()) break;
+        answered.insert(*k);
+        return Status::Ok();
+      }
+      case HeldKind::kTouch: {
+        if (!m || !std::holds_alternative<NearTouch>(*m)) break;
+        const NearTouch& t = std::get<NearTouch>(*m);
+        early_touches_[{t.scope, t.simhash}] = t.time;
+        return Status::Ok();
+      }
+      default:
+        break;
+    }
+    return Status::Corruption("a near owner's shard holds what a near owner does not");
+  }));
+  for (auto& [key, probe] : probes) {
+    // A probe not answered (waiting or parked) is released again and
+    // answered as it would have been: nothing it looks at has changed.
+    if (answered.contains(key)) {
+      queue_.AddReleased(key, QueueKeys(probe));
+    } else {
+      std::vector<uint64_t> keys = QueueKeys(probe);
+      queue_.Add(key, std::move(keys), std::move(probe));
+    }
+  }
+  return Status::Ok();
+}
+
+void NearOwner::SendAnswer(NearAnswer answer, PartitionId reply_to, Outbox* out) {
+  stores_.PutHeld(HeldKey(HeldKind::kAnswered, answer.key), std::string());
+  out->answers.emplace_back(reply_to, std::move(answer));
 }
 
 Status NearOwner::Step(Outbox* out) {
@@ -38,7 +103,7 @@ Status NearOwner::Step(Outbox* out) {
     stores_.ObserveEventTime(p.event_time);
     PS_ASSIGN_OR_RETURN(std::optional<NearAnswer> answer, Answer(p));
     if (answer) {
-      out->answers.emplace_back(p.reply_to, std::move(*answer));
+      SendAnswer(std::move(*answer), p.reply_to, out);
     } else {
       parked_.emplace(p.key, std::move(p));
     }
@@ -54,7 +119,7 @@ Status NearOwner::AnswerParked(Outbox* out) {
       ++it;
       continue;
     }
-    out->answers.emplace_back(it->second.reply_to, std::move(*answer));
+    SendAnswer(std::move(*answer), it->second.reply_to, out);
     it = parked_.erase(it);
   }
   return Status::Ok();
@@ -104,9 +169,13 @@ Status NearOwner::OnOutcome(const NearOutcome& outcome) {
     if (early != early_touches_.end()) {
       PS_RETURN_IF_ERROR(stores_.TouchNear(outcome.scope, outcome.simhash, early->second));
       early_touches_.erase(early);
+      stores_.DeleteHeld(HeldTouchKey(outcome.scope, outcome.simhash));
     }
   }
-  queue_.Finish(outcome.key);
+  if (queue_.Finish(outcome.key)) {
+    stores_.DeleteHeld(HeldKey(HeldKind::kProbe, outcome.key));
+    stores_.DeleteHeld(HeldKey(HeldKind::kAnswered, outcome.key));
+  }
   return Status::Ok();
 }
 
@@ -116,6 +185,8 @@ Status NearOwner::OnTouch(const NearTouch& touch) {
   if (s.code() != StatusCode::kNotFound) return s;
   EventTime& latest = early_touches_[{touch.scope, touch.simhash}];
   latest = std::max(latest, touch.time);
+  stores_.PutHeld(HeldTouchKey(touch.scope, touch.simhash),
+                  EncodeMessage(NearTouch{touch.key, touch.scope, touch.simhash, latest}));
   return Status::Ok();
 }
 

@@ -9,7 +9,7 @@
 #include "routing/keyed_sequencer.h"
 #include "routing/messages.h"
 #include "routing/progress_tracker.h"
-#include "store/tier_stores.h"
+#include "store/shard.h"
 
 namespace pagesieve::routing {
 
@@ -24,12 +24,16 @@ namespace pagesieve::routing {
 // live entries of the records before it. A probe that shares no key with a
 // record in flight is answered at once.
 //
+// Its unfinished work (probes waiting, parked or answered, early touches,
+// the sources' promises) is held in its shard (held_state.h): a checkpoint
+// keeps it, and Restore() takes it back after a restart.
+//
 // Not thread-safe: the partition's one thread.
 class NearOwner {
  public:
   // `stores` must outlive the owner. `table_distance` is the widest
   // distance its shard's tables serve.
-  NearOwner(SourceId self, store::TierStores& stores, int table_distance)
+  NearOwner(SourceId self, store::Shard& stores, int table_distance)
       : self_(std::move(self)), stores_(stores), table_distance_(table_distance) {}
 
   // A content owner partition this owner hears from (every one of that stage).
@@ -38,6 +42,10 @@ class NearOwner {
     decided_.Expect(source);
   }
   void OnProbe(NearProbeRequest probe);
+  // Takes back the work its shard holds, as of the shard's last checkpoint
+  // (call once, before any message): a probe answered is not answered
+  // again. Corruption when the shard holds what this build did not write.
+  Status Restore();
   void OnProgress(const Progress& progress);
   // The record this owner answered is decided: insert its entries or not,
   // and let the probes behind it go. A repeat is ignored.
@@ -63,7 +71,7 @@ class NearOwner {
 
  private:
   SourceId self_;
-  store::TierStores& stores_;
+  store::Shard& stores_;
   int table_distance_;
   // Answers every parked probe that may go now.
   Status AnswerParked(Outbox* out);
@@ -71,6 +79,8 @@ class NearOwner {
   // earlier time is dead at its own and an earlier record may still touch
   // it (docs/global-routing.md, "Expiry").
   StatusOr<std::optional<NearAnswer>> Answer(const NearProbeRequest& p);
+  // Sends a probe's answer; the probe keeps its keys until the outcome.
+  void SendAnswer(NearAnswer answer, PartitionId reply_to, Outbox* out);
 
   ProgressTracker progress_;
   // The content owners' decided promises: every record below is decided.

@@ -4,9 +4,16 @@ namespace pagesieve::routing {
 
 void ProgressTracker::Expect(const SourceId& source) { promises_.try_emplace(source); }
 
-void ProgressTracker::Promise(const SourceId& source, const OrderKey& promise) {
+bool ProgressTracker::Promise(const SourceId& source, const OrderKey& promise) {
   std::optional<OrderKey>& known = promises_[source];
-  if (!known || *known < promise) known = promise;
+  if (known && !(*known < promise)) return false;
+  known = promise;
+  return true;
+}
+
+std::optional<OrderKey> ProgressTracker::PromiseOf(const SourceId& source) const {
+  const auto it = promises_.find(source);
+  return it == promises_.end() ? std::nullopt : it->second;
 }
 
 std::optional<OrderKey> ProgressTracker::Frontier() const {

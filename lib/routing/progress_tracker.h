@@ -34,7 +34,10 @@ class ProgressTracker {
   // A source's promise. Promises only rise: a lower one (a progress message
   // replayed after a restart) changes nothing. An unexpected source becomes
   // expected.
-  void Promise(const SourceId& source, const OrderKey& promise);
+  // Whether it rose.
+  bool Promise(const SourceId& source, const OrderKey& promise);
+  // What `source` has promised; none when nothing.
+  std::optional<OrderKey> PromiseOf(const SourceId& source) const;
 
   // The lowest promise of the expected sources; none while one of them has
   // not promised anything (or none is expected).

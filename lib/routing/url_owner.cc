@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "routing/held_state.h"
 #include "routing/read_point_scope.h"
 #include "routing/source_floor.h"
 
@@ -9,8 +10,35 @@ namespace pagesieve::routing {
 
 void UrlOwner::OnRecord(RoutedRecord record) {
   const OrderKey key = record.key;
+  std::string held = EncodeMessage(record);
   // No keys: the URL tier never waits, so records leave in order.
-  queue_.Add(key, {}, std::move(record));
+  if (queue_.Add(key, {}, std::move(record))) {
+    stores_.PutHeld(HeldKey(HeldKind::kRecord, key), std::move(held));
+  }
+}
+
+void UrlOwner::OnProgress(const Progress& progress) {
+  if (progress_.Promise(progress.from, progress.promise)) {
+    HoldPromise(stores_, progress.from, progress_);
+  }
+}
+
+Status UrlOwner::Restore() {
+  return ForEachHeldItem(stores_, [&](HeldKind kind, std::string_view,
+                                      std::optional<Message> m) -> Status {
+    if (kind == HeldKind::kPromise && m && std::holds_alternative<Progress>(*m)) {
+      const Progress& p = std::get<Progress>(*m);
+      progress_.Promise(p.from, p.promise);
+      return Status::Ok();
+    }
+    if (kind == HeldKind::kRecord && m && std::holds_alternative<RoutedRecord>(*m)) {
+      RoutedRecord& r = std::get<RoutedRecord>(*m);
+      const OrderKey key = r.key;
+      queue_.Add(key, {}, std::move(r));
+      return Status::Ok();
+    }
+    return Status::Corruption("a URL owner's shard holds what a URL owner does not");
+  });
 }
 
 Status UrlOwner::Step(Outbox* out) {
@@ -30,6 +58,7 @@ Status UrlOwner::Step(Outbox* out) {
                                 std::move(r));
     }
     queue_.Finish(released.key);
+    stores_.DeleteHeld(HeldKey(HeldKind::kRecord, released.key));
   }
   // Everything below the frontier has left: nothing this owner forwards
   // from now on is below it.

@@ -8,7 +8,7 @@
 #include "routing/messages.h"
 #include "routing/ownership.h"
 #include "routing/progress_tracker.h"
-#include "store/tier_stores.h"
+#include "store/shard.h"
 
 namespace pagesieve::routing {
 
@@ -20,11 +20,15 @@ namespace pagesieve::routing {
 // tier's write does not depend on the verdict, so this stage never waits
 // for another.
 //
+// Its unfinished work (records waiting, the sources' promises) is held in
+// its shard (held_state.h): a checkpoint keeps it, and Restore() takes it
+// back after a restart.
+//
 // Not thread-safe: the partition's one thread.
 class UrlOwner {
  public:
   // `decider`, `stores` and `content_owners` must outlive the owner.
-  UrlOwner(SourceId self, const engine::Decider& decider, store::TierStores& stores,
+  UrlOwner(SourceId self, const engine::Decider& decider, store::Shard& stores,
            const Ownership& content_owners)
       : self_(std::move(self)),
         decider_(decider),
@@ -34,7 +38,11 @@ class UrlOwner {
   // An input partition this owner hears from (every one of the input topic).
   void Expect(const SourceId& source) { progress_.Expect(source); }
   void OnRecord(RoutedRecord record);
-  void OnProgress(const Progress& progress) { progress_.Promise(progress.from, progress.promise); }
+  void OnProgress(const Progress& progress);
+  // Takes back the work its shard holds, as of the shard's last checkpoint
+  // (call once, before any message). Corruption when the shard holds what
+  // this build did not write.
+  Status Restore();
 
   // The earliest time this owner may still judge liveness at: its records
   // not yet finished, and those still to come (its frontier). Its shard
@@ -49,7 +57,7 @@ class UrlOwner {
  private:
   SourceId self_;
   const engine::Decider& decider_;
-  store::TierStores& stores_;
+  store::Shard& stores_;
   const Ownership& content_owners_;
   ProgressTracker progress_;
   KeyedSequencer<RoutedRecord> queue_;

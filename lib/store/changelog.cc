@@ -2,6 +2,7 @@
 
 #include "store/codec.h"
 #include "store/shard_db.h"
+#include "store/shard_meta.h"
 
 namespace pagesieve::store {
 namespace {
@@ -56,10 +57,14 @@ StatusOr<ChangelogKey> DecodeChangelogKey(std::string_view key) {
     return Status::Corruption("changelog record with a key pagesieve did not write");
   }
   out.column_family = static_cast<uint8_t>(key[1]);
-  // Metadata travels only as the marker (and the Bloom header, in bloom
-  // mode, under its own key): an entry may not overwrite the identity.
+  // Metadata travels only as the marker, the Bloom header (in bloom mode,
+  // under its own key), and a routed owner's held messages and expiry
+  // hold: an entry may not overwrite the identity.
   if (out.column_family <= kMetaCf || out.column_family >= kNumCfs) {
-    if (!(out.column_family == kMetaCf && key.substr(2) == "bloom_header")) {
+    const std::string_view meta_key = key.substr(2);
+    if (!(out.column_family == kMetaCf &&
+          (meta_key == kBloomHeaderKey || meta_key == kExpiryHoldKey ||
+           IsHeldMetaKey(meta_key)))) {
       return Status::Corruption("changelog record for unknown column family " +
                                 std::to_string(out.column_family));
     }

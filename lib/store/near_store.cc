@@ -30,9 +30,9 @@ NearStore::NearStore(ShardDb* db, const NearLayout* layout, const LshBands* band
   if (bands_) lsh_.emplace(bands_->bands(), grace_);
 }
 
-Status NearStore::BuildIndex(const std::stop_token& stop) {
-  DropExpired(*watermark_);
-  const int64_t cutoff = LiveCutoff(ToMillis(*watermark_), ttl_);
+Status NearStore::BuildIndex(EventTime expire_at, const std::stop_token& stop) {
+  DropExpired(expire_at);
+  const int64_t cutoff = LiveCutoff(ToMillis(expire_at), ttl_);
   rocksdb::ReadOptions options;
   options.total_order_seek = true;
   options.fill_cache = false;  // one pass over everything: keep the cache for lookups

@@ -41,10 +41,11 @@ class NearStore {
   NearStore(ShardDb* db, const NearLayout* layout, const LshBands* bands, int fingerprint_version,
             Duration ttl, const EventTime* watermark);
 
-  // Indexes every entry of the near column family that may be live at the
-  // watermark (at open: the indexes are not stored). `stop` ends it early
-  // with Aborted (StateEnv::OpenShard).
-  Status BuildIndex(const std::stop_token& stop = {});
+  // Indexes every entry of the near column family that may be live at
+  // `expire_at` (at open: the indexes are not stored): the watermark, or an
+  // earlier time a routed owner's hold keeps (Shard::HoldExpiry). `stop`
+  // ends it early with Aborted (StateEnv::OpenShard).
+  Status BuildIndex(EventTime expire_at, const std::stop_token& stop = {});
 
   // TierStores::FindNear for one scope (near_find.cc).
   StatusOr<std::vector<NearCandidate>> Find(uint64_t scope_id, const NearQuery& query,

@@ -1,5 +1,6 @@
 #include "store/rocks_shard.h"
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,7 +55,6 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   PS_ASSIGN_OR_RETURN(std::unique_ptr<TimeDecayedFilter> bloom,
                       LoadUrlBloom(db.get(), options, progress.watermark, &rebuilt, stop));
   if (rebuilt) db->ClearOnCommit(kBloomCf);  // pages of the filter it replaces
-  durable->Publish(ToMillis(progress.watermark));
   std::unique_ptr<RocksShard> shard(new RocksShard(std::move(env), options, layout, bands,
                                                    std::move(durable), std::move(expired),
                                                    std::move(db), std::move(bloom)));
@@ -62,7 +62,13 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   shard->live_at_ = progress.watermark;
   shard->checkpointed_ = progress.next_offset;
   shard->changelog_next_ = progress.changelog_next;
-  PS_RETURN_IF_ERROR(shard->near_.BuildIndex(stop));
+  // A routed owner's shard keeps holding what its last checkpoint held
+  // until the owner, restored, holds again: the index and compaction must
+  // not drop what the owner's records in flight may still see.
+  shard->expiry_hold_ = progress.expiry_hold;
+  shard->shipped_hold_ = progress.expiry_hold;
+  shard->durable_->Publish(ToMillis(shard->ExpireAt()));
+  PS_RETURN_IF_ERROR(shard->near_.BuildIndex(shard->ExpireAt(), stop));
   return std::unique_ptr<Shard>(std::move(shard));
 }
 
@@ -155,6 +161,11 @@ Status RocksShard::TouchNear(std::string_view scope, uint64_t simhash, EventTime
 Status RocksShard::Checkpoint(Offset next_offset) {
   PS_RETURN_IF_ERROR(error_);
   StageProgress(db_.get(), watermark_, next_offset);
+  if (const std::optional<EventTime> hold = Holding()) {
+    StageMeta(db_.get(), kExpiryHoldKey, EncodeExpiryHold(*hold));
+  } else {
+    db_->Delete(kMetaCf, kExpiryHoldKey);
+  }
   // A checkpoint that did not ship leaves the changelog behind the shard:
   // the position goes with it, so that a later run with the changelog seeds
   // it (ships_snapshot) instead of taking it for current.
@@ -178,10 +189,32 @@ Status RocksShard::Checkpoint(Offset next_offset) {
   bloom_->ClearDirty();
   near_.DropExpired(ExpireAt());
   checkpointed_ = next_offset;
+  if (staged_changelog_next_) shipped_hold_ = staged_shipped_hold_;
   changelog_next_ = std::exchange(staged_changelog_next_, {});
   s = PublishDurableWatermark();
   if (!s.ok()) error_ = s;
   return s;
+}
+
+void RocksShard::PutHeld(std::string_view key, std::string value) {
+  db_->Put(kMetaCf, HeldMetaKey(key), std::move(value));
+}
+
+void RocksShard::DeleteHeld(std::string_view key) { db_->Delete(kMetaCf, HeldMetaKey(key)); }
+
+Status RocksShard::ForEachHeld(const HeldFn& fn) {
+  PS_RETURN_IF_ERROR(error_);
+  // The stored ones the overlay leaves alone, then the overlay's: sorted
+  // together, so that an owner rebuilds its queue the same way every time.
+  std::map<std::string, std::string> held;
+  PS_RETURN_IF_ERROR(ForEachStoredInRange(
+      db_.get(), kMetaCf, kHeldPrefix, kHeldEnd,
+      [&](std::string_view key, std::string_view value) { held.emplace(key, value); }));
+  db_->ForEachPending([&](Cf cf, std::string_view key, std::string_view value) {
+    if (cf == kMetaCf && IsHeldMetaKey(key)) held.emplace(key, value);
+  });
+  for (const auto& [key, value] : held) fn(std::string_view(key).substr(kHeldPrefix.size()), value);
+  return Status::Ok();
 }
 
 Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
@@ -205,12 +238,18 @@ Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
   // sweep comes by.
   std::vector<std::pair<Cf, std::string>> dead_pending;
   db_->ForEachPending([&](Cf cf, std::string_view key, std::string_view value) {
+    if (cf == kMetaCf && IsHeldMetaKey(key)) fn(ChangelogEntryKey(cf, key), value);
     if (cf == kMetaCf || cf == kBloomCf) return;
     if (sweep_.IsDead(cf, value, ExpireAt())) {
       dead_pending.emplace_back(cf, key);
       return;
     }
     fn(ChangelogEntryKey(cf, key), value);
+  });
+  // A held message finished since the last checkpoint leaves the changelog
+  // too (the entries' deletes are the sweep's, shipped below).
+  db_->ForEachPendingDelete([&](Cf cf, std::string_view key) {
+    if (cf == kMetaCf && IsHeldMetaKey(key)) fn(ChangelogEntryKey(cf, key), std::nullopt);
   });
   for (const auto& [cf, key] : dead_pending) {
     fn(ChangelogEntryKey(cf, key), std::nullopt);
@@ -234,6 +273,18 @@ Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
     fn(ChangelogEntryKey(cf, key), std::nullopt);
     db_->Delete(cf, key);
   }));
+  // The hold, while there is one or when it went: a shard restored from
+  // the changelog keeps what this one kept (routed owners only).
+  const std::optional<EventTime> hold = Holding();
+  if (hold != shipped_hold_) {
+    const std::string key = ChangelogEntryKey(kMetaCf, kExpiryHoldKey);
+    if (hold) {
+      fn(key, EncodeExpiryHold(*hold));
+    } else {
+      fn(key, std::nullopt);
+    }
+  }
+  staged_shipped_hold_ = hold;
   ChangelogMarker marker;
   marker.next_offset = next_offset;
   marker.watermark = watermark_;
@@ -251,6 +302,11 @@ Status RocksShard::ForEachStoredChange(Offset next_offset, const ChangeFn& fn) {
   // The stored pages first; the dirty ones follow, and the later record of a
   // page is the one that counts.
   if (options_.url_mode == UrlMode::kBloom) families.push_back(kBloomCf);
+  PS_RETURN_IF_ERROR(ForEachStoredInRange(
+      db_.get(), kMetaCf, kHeldPrefix, kHeldEnd,
+      [&](std::string_view key, std::string_view value) {
+        fn(ChangelogEntryKey(kMetaCf, key), value);
+      }));
   return ForEachStoredEntry(
       db_.get(), families,
       [&](Cf cf, std::string_view value) { return sweep_.IsDead(cf, value, ExpireAt()); }, fn);

@@ -63,6 +63,10 @@ class RocksShard final : public Shard {
   std::optional<Offset> checkpointed_offset() const override { return checkpointed_; }
   ShardStats Stats() const override;
 
+  void PutHeld(std::string_view key, std::string value) override;
+  void DeleteHeld(std::string_view key) override;
+  Status ForEachHeld(const HeldFn& fn) override;
+
   Status ForEachChange(Offset next_offset, const ChangeFn& fn) override;
   void SetChangelogNext(Offset changelog_next) override { staged_changelog_next_ = changelog_next; }
   std::optional<Offset> changelog_next() const override { return changelog_next_; }
@@ -100,6 +104,14 @@ class RocksShard final : public Shard {
   EventTime ExpireAt() const {
     return expiry_hold_ && *expiry_hold_ < watermark_ ? *expiry_hold_ : watermark_;
   }
+  // The hold the next checkpoint keeps: set and earlier than the watermark.
+  std::optional<EventTime> Holding() const {
+    if (expiry_hold_ && *expiry_hold_ < watermark_) return expiry_hold_;
+    return std::nullopt;
+  }
+  // The hold the changelog holds, and the one the checkpoint being shipped
+  // gives it.
+  std::optional<EventTime> shipped_hold_, staged_shipped_hold_;
   std::optional<Offset> checkpointed_;
   std::optional<Offset> changelog_next_, staged_changelog_next_;
   ScopeIdCache scopes_;

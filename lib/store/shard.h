@@ -73,6 +73,18 @@ class Shard : public TierStores {
   // watermark, as the single-partition engine always does.
   virtual void HoldExpiry(std::optional<EventTime> t) = 0;
 
+  // --- Held messages (routed owners, docs/global-routing.md) ---
+  // A routed owner's unfinished work (a record in its queue, a probe
+  // waiting for its outcome, a source's promise), kept by the owner's own
+  // key. Written and deleted like entries: durable with the next
+  // checkpoint, shipped in the changelog, never expired, and forgotten by a
+  // reset. A restored owner rebuilds its queue from them.
+  using HeldFn = std::function<void(std::string_view key, std::string_view value)>;
+  virtual void PutHeld(std::string_view key, std::string value) = 0;
+  virtual void DeleteHeld(std::string_view key) = 0;
+  // Every held message, by key: the last checkpoint's with the writes since.
+  virtual Status ForEachHeld(const HeldFn& fn) = 0;
+
   // --- Changelog (docs/changelog.md) ---
   using ChangeFn = std::function<void(std::string_view key, std::optional<std::string_view> value)>;
   // Calls `fn` with the changelog records of a checkpoint at `next_offset`:

@@ -206,6 +206,15 @@ void ShardDb::ForEachPending(
   }
 }
 
+void ShardDb::ForEachPendingDelete(
+    const std::function<void(Cf cf, std::string_view key)>& fn) const {
+  for (int cf = 0; cf < kNumCfs; ++cf) {
+    for (const std::string& key : deletes_[cf]) {
+      if (!overlay_[cf].contains(key)) fn(static_cast<Cf>(cf), key);
+    }
+  }
+}
+
 Status ShardDb::SyncWal() { return FromRocks(db_->SyncWAL(), "shard " + dir_ + ": WAL sync"); }
 
 size_t ShardDb::pending_writes() const {

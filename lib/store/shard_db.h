@@ -62,6 +62,10 @@ class ShardDb {
   void ForEachPending(
       const std::function<void(Cf cf, std::string_view key, std::string_view value)>& fn) const;
 
+  // Calls `fn` with every key the next commit deletes and does not write
+  // again, in no particular order.
+  void ForEachPendingDelete(const std::function<void(Cf cf, std::string_view key)>& fn) const;
+
   // Writes every overlay entry in one atomic WriteBatch (synced when asked)
   // and clears the overlay. On failure the overlay is kept.
   Status Commit();

@@ -90,6 +90,14 @@ std::string ReadableFormatsText() {
          std::to_string(kFormatVersion);
 }
 
+std::string HeldMetaKey(std::string_view key) {
+  std::string out(kHeldPrefix);
+  out.append(key);
+  return out;
+}
+
+bool IsHeldMetaKey(std::string_view meta_key) { return meta_key.starts_with(kHeldPrefix); }
+
 StatusOr<std::optional<std::string>> GetMeta(ShardDb* db, std::string_view key) {
   std::string_view value;
   bool found = false;
@@ -146,7 +154,20 @@ StatusOr<ShardProgress> LoadProgress(ShardDb* db) {
     }
     progress.changelog_next = Offset(static_cast<int64_t>(DecodeFixed64(changelog->data())));
   }
+  PS_ASSIGN_OR_RETURN(std::optional<std::string> hold, GetMeta(db, kExpiryHoldKey));
+  if (hold) {
+    if (hold->size() != 8) {
+      return Status::Corruption("shard " + db->dir() + ": malformed expiry hold");
+    }
+    progress.expiry_hold = EventTimeFromMillis(static_cast<int64_t>(DecodeFixed64(hold->data())));
+  }
   return progress;
+}
+
+std::string EncodeExpiryHold(EventTime hold) {
+  std::string v;
+  PutFixed64(&v, static_cast<uint64_t>(ToMillis(hold)));
+  return v;
 }
 
 void StageProgress(ShardDb* db, EventTime watermark, Offset next_offset) {

@@ -43,6 +43,10 @@ struct ShardProgress {
   // The first changelog offset not reflected in the shard (docs/changelog.md);
   // empty when no changelog was ever written or read for it.
   std::optional<Offset> changelog_next;
+  // The expiry hold of the last checkpoint, when one held expiry back
+  // (Shard::HoldExpiry): what is live then was kept, and stays until the
+  // owner, restored, holds again.
+  std::optional<EventTime> expiry_hold;
 };
 
 // Checks a shard's stored identity against `wanted`, or stores `wanted` in a
@@ -65,11 +69,25 @@ void StageChangelogNext(ShardDb* db, Offset changelog_next);
 void ClearChangelogNext(ShardDb* db);
 // The metadata keys of the progress above (watermark, next offset,
 // changelog position): what a shard emptied for a restore must forget.
-inline constexpr std::string_view kProgressKeys[] = {"watermark", "next_offset", "changelog_next"};
+inline constexpr std::string_view kProgressKeys[] = {"watermark", "next_offset", "changelog_next",
+                                                     "expiry_hold"};
+// Its key: the changelog carries it, as a restored routed owner's shard
+// must keep what the hold kept.
+inline constexpr std::string_view kExpiryHoldKey = kProgressKeys[3];
+std::string EncodeExpiryHold(EventTime hold);
 
 // The metadata key of the URL Bloom filter's header (url_bloom.h), which the
 // changelog carries too in url.mode = bloom.
 inline constexpr std::string_view kBloomHeaderKey = "bloom_header";
+
+// A routed owner's held messages (Shard::PutHeld) live in the metadata
+// column family under this prefix: like the progress keys they say where
+// the owner is, they never expire, and the changelog carries them.
+inline constexpr std::string_view kHeldPrefix = "held/";
+// The first key after every held key ('0' follows '/').
+inline constexpr std::string_view kHeldEnd = "held0";
+std::string HeldMetaKey(std::string_view key);
+bool IsHeldMetaKey(std::string_view meta_key);
 
 // Small values of the metadata column family.
 StatusOr<std::optional<std::string>> GetMeta(ShardDb* db, std::string_view key);

@@ -64,7 +64,11 @@ Status ShardRestore::Reset() {
                                                    kAfterEveryKey),
                                  "shard " + db_->dir() + ": reset"));
   }
-  // Everything of the metadata but the identity.
+  // Everything of the metadata but the identity: the held messages and the
+  // progress.
+  PS_RETURN_IF_ERROR(FromRocks(batch.DeleteRange(db_->handle(kMetaCf), ToSlice(kHeldPrefix),
+                                                 ToSlice(kHeldEnd)),
+                               "shard " + db_->dir() + ": reset"));
   std::vector<std::string_view> keys(std::begin(kProgressKeys), std::end(kProgressKeys));
   keys.push_back(kBloomHeaderKey);
   for (std::string_view key : keys) {

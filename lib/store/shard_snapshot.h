@@ -29,4 +29,11 @@ Status ForEachStoredEntry(ShardDb* db, const std::vector<Cf>& families,
                           const std::function<bool(Cf cf, std::string_view value)>& is_dead,
                           const ChangeFn& fn);
 
+// Calls `fn` with every key in [begin, end) of `cf` that the last commit
+// stored and the next commit neither writes nor deletes, in key order; read
+// like the above.
+Status ForEachStoredInRange(ShardDb* db, Cf cf, std::string_view begin, std::string_view end,
+                            const std::function<void(std::string_view key,
+                                                     std::string_view value)>& fn);
+
 }  // namespace pagesieve::store

@@ -137,5 +137,33 @@ TEST_F(ExpiryTest, AHoldKeepsWhatIsLiveAtItThroughCheckpointAndCompaction) {
   EXPECT_EQ(StoredKeys(kExactCf), 0u);
 }
 
+// A routed owner's shard reopened after a kill: until the owner, restored,
+// holds again, the shard keeps holding what its last checkpoint held, in
+// its SimHash index and against compaction.
+TEST_F(ExpiryTest, AReopenedShardKeepsHoldingWhatItsLastCheckpointHeld) {
+  Open(Options());
+  ASSERT_TRUE(shard_->InsertNear("s", 42, {}, MakeOrigin(1, Ms(1000))).ok());
+  ASSERT_TRUE(shard_->InsertContent("s", DigestOf(1), MakeOrigin(1, Ms(1000))).ok());
+  shard_->ObserveEventTime(Ms(30000));  // both dead at the watermark
+  shard_->HoldExpiry(Ms(1500));         // live at the hold
+  ASSERT_TRUE(shard_->Checkpoint(Offset(1)).ok());
+
+  Open(Options());
+  Compact();
+  EXPECT_EQ(StoredKeys(kExactCf), 1u);
+  shard_->SetReadPoint(Ms(1500));
+  EXPECT_EQ(shard_->FindNear("s", {43, 1, {}}).value().size(), 1u);
+  EXPECT_TRUE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
+  shard_->SetReadPoint(std::nullopt);
+
+  // Once the owner lets go, the next checkpoint forgets the hold.
+  shard_->HoldExpiry(std::nullopt);
+  ASSERT_TRUE(shard_->Checkpoint(Offset(2)).ok());
+  Open(Options());
+  Compact();
+  EXPECT_EQ(StoredKeys(kExactCf), 0u);
+  EXPECT_TRUE(shard_->FindNear("s", {43, 1, {}}).value().empty());
+}
+
 }  // namespace
 }  // namespace pagesieve::store
