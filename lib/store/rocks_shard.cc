@@ -67,6 +67,7 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   // not drop what the owner's records in flight may still see.
   shard->expiry_hold_ = progress.expiry_hold;
   shard->shipped_hold_ = progress.expiry_hold;
+  shard->hold_stored_ = progress.expiry_hold.has_value();
   shard->durable_->Publish(ToMillis(shard->ExpireAt()));
   PS_RETURN_IF_ERROR(shard->near_.BuildIndex(shard->ExpireAt(), stop));
   return std::unique_ptr<Shard>(std::move(shard));
@@ -163,8 +164,10 @@ Status RocksShard::Checkpoint(Offset next_offset) {
   StageProgress(db_.get(), watermark_, next_offset);
   if (const std::optional<EventTime> hold = Holding()) {
     StageMeta(db_.get(), kExpiryHoldKey, EncodeExpiryHold(*hold));
-  } else {
+    hold_stored_ = true;
+  } else if (hold_stored_) {
     db_->Delete(kMetaCf, kExpiryHoldKey);
+    hold_stored_ = false;
   }
   // A checkpoint that did not ship leaves the changelog behind the shard:
   // the position goes with it, so that a later run with the changelog seeds

@@ -112,6 +112,7 @@ class RocksShard final : public Shard {
   // The hold the changelog holds, and the one the checkpoint being shipped
   // gives it.
   std::optional<EventTime> shipped_hold_, staged_shipped_hold_;
+  bool hold_stored_ = false;  // the metadata holds a hold (only routed owners' shards)
   std::optional<Offset> checkpointed_;
   std::optional<Offset> changelog_next_, staged_changelog_next_;
   ScopeIdCache scopes_;
