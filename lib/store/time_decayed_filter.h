@@ -24,7 +24,9 @@ enum class FilterKind {
 
 // Pages a filter wrote at earlier checkpoints, read back on demand: the fuse
 // filter keeps its key logs there (the shard's bloom column family) instead
-// of in memory, and reads them when it rebuilds. Not thread-safe.
+// of in memory, and reads them when it rebuilds. Read() may run on a
+// rebuild's own thread while the shard writes; it only reads pages that a
+// checkpoint committed.
 class FilterPageStore {
  public:
   virtual ~FilterPageStore() = default;
@@ -83,6 +85,14 @@ class TimeDecayedFilter {
   // entries): work a filter does per late insert may wait for the end.
   virtual void BeginBulkLoad() {}
   virtual Status FinishBulkLoad() { return status(); }
+  // The filter's answers decide no verdict (every "maybe" is checked
+  // elsewhere), so a rebuild may run beside the shard's thread and take
+  // effect whenever it is done. The page store must then allow reads from
+  // that thread.
+  virtual void AllowBackgroundRebuilds() {}
+  // Waits for a rebuild running beside the shard's thread and takes its
+  // result (tests, benchmarks); the filter's status after it.
+  virtual Status FinishRebuild() { return status(); }
 };
 
 }  // namespace pagesieve::store

@@ -86,6 +86,15 @@ Status InsertUrlEntries(ShardDb* db, TimeDecayedFilter* bloom, const std::stop_t
   return FromRocks(it->status(), "shard " + db->dir() + ": URL entries");
 }
 
+// In url.mode = exact a "maybe" is checked against the URL entries, so
+// when a rebuild takes effect changes no verdict: it may run beside the
+// shard's thread (ShardPageStore reads committed pages, safe there). In
+// bloom mode the filter's answers are the verdicts, and a replay must see
+// each rebuild take effect at the same record.
+void AllowBackgroundRebuildsIn(const ShardOptions& options, TimeDecayedFilter* filter) {
+  if (options.url_mode == UrlMode::kExact) filter->AllowBackgroundRebuilds();
+}
+
 }  // namespace
 
 std::string UrlBloomPageKey(uint32_t page_id) {
@@ -158,6 +167,7 @@ StatusOr<std::unique_ptr<TimeDecayedFilter>> LoadUrlBloom(ShardDb* db, const Sha
       PS_RETURN_IF_ERROR(LoadPages(db, stored.get()));
       stored->AdvanceWatermark(watermark);
       PS_RETURN_IF_ERROR(stored->status().WithContext("shard " + db->dir() + ": URL filter"));
+      AllowBackgroundRebuildsIn(options, stored.get());
       return stored;
     }
   }
@@ -167,6 +177,7 @@ StatusOr<std::unique_ptr<TimeDecayedFilter>> LoadUrlBloom(ShardDb* db, const Sha
   bloom->BeginBulkLoad();
   PS_RETURN_IF_ERROR(InsertUrlEntries(db, bloom.get(), stop));
   PS_RETURN_IF_ERROR(bloom->FinishBulkLoad().WithContext("shard " + db->dir() + ": URL filter"));
+  AllowBackgroundRebuildsIn(options, bloom.get());
   *rebuilt = true;
   return bloom;
 }

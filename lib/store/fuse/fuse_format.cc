@@ -51,13 +51,15 @@ Status Corrupt(std::string_view what) {
 }
 
 // Every log holds a generation live at the header's watermark, in its slot;
-// the sealed filter covers exactly the live generations before the open one.
+// the sealed filter covers the live generations before the open one, or,
+// in a checkpoint taken while a rebuild ran beside the shard's thread,
+// those of an earlier watermark (the restored filter rebuilds).
 Status CheckState(const FuseHeader& h) {
   const Duration width = h.geometry.generation_width;
   const int64_t newest = bloom::GenerationOf(h.watermark_ms, width);
   const int64_t oldest = bloom::OldestLiveGeneration(h.watermark_ms, h.options.ttl, width);
-  if (h.built_newest != newest || h.built_oldest != oldest) {
-    return Corrupt("sealed generations do not match the watermark");
+  if (h.built_newest > newest || h.built_oldest > oldest || h.built_oldest > h.built_newest) {
+    return Corrupt("sealed generations after the watermark");
   }
   for (int s = 0; s < kLogSlots; ++s) {
     const LogSlot& log = h.logs[s];

@@ -7,6 +7,7 @@
 #include "store/bloom/bloom_math.h"
 #include "store/bloom/generations.h"
 #include "store/bloom/probe.h"
+#include "store/fuse/fuse_rebuild.h"
 
 namespace pagesieve::store {
 
@@ -53,6 +54,7 @@ StatusOr<std::unique_ptr<TimeDecayedFuse>> TimeDecayedFuse::Restore(std::string_
   f->built_newest_ = h.built_newest;
   f->late_in_open_ = h.late_in_open;
   for (int s = 0; s < kLogSlots; ++s) f->logs_[s].stored = h.logs[s];
+  f->restored_behind_ = f->NeedsRebuild();
   return f;
 }
 
@@ -71,11 +73,9 @@ bool TimeDecayedFuse::MayContain(uint64_t key_hash) const {
 }
 
 void TimeDecayedFuse::InsertOpen(uint64_t key_hash) {
-  const uint64_t b = bloom::BlockIndex(key_hash, geometry_.open_blocks);
-  uint64_t* block = reinterpret_cast<uint64_t*>(open_.data()) + b * 8;
-  const int added =
-      bloom::BlockInsert(block, bloom::MakeProbeMask(key_hash, geometry_.open_probes));
+  const int added = fuse::InsertIntoOpenBlocks(open_.data(), geometry_, key_hash);
   if (added == 0) return;  // a page only changes when a bit does
+  const uint64_t b = bloom::BlockIndex(key_hash, geometry_.open_blocks);
   open_bits_set_ += static_cast<uint64_t>(added);
   uint64_t& word = open_dirty_[b >> 6];
   const uint64_t bit = uint64_t{1} << (b & 63);
@@ -103,32 +103,43 @@ void TimeDecayedFuse::Insert(uint64_t key_hash, EventTime t) {
   log.pending.push_back(key_hash);
   ++log.stored.keys;
   InsertOpen(key_hash);
+  if (building_.valid()) {
+    // The open filter answers for it until the rebuild under way is
+    // installed, which then takes it too.
+    interim_.push_back(key_hash);
+    if (generation < target_newest_) ++interim_late_;
+    return;
+  }
   if (generation < built_newest_ && ++late_in_open_ > geometry_.keys_per_generation / 4 && !bulk_) {
-    RebuildOrFail();
+    StartRebuild();
   }
 }
 
 void TimeDecayedFuse::AdvanceWatermark(EventTime watermark) {
+  MaybeInstall();
   const int64_t ms = ToMillis(watermark);
-  if (ms <= watermark_ms_) return;
-  watermark_ms_ = ms;
-  if (NeedsRebuild() && !bulk_) RebuildOrFail();
+  if (ms > watermark_ms_) {
+    watermark_ms_ = ms;
+  } else if (!restored_behind_) {
+    return;
+  }
+  restored_behind_ = false;
+  if (NeedsRebuild() && !bulk_) StartRebuild();
 }
 
+// Against the rebuild under way, if there is one: it already covers the
+// generations it was planned for.
 bool TimeDecayedFuse::NeedsRebuild() const {
   const Duration w = geometry_.generation_width;
-  return bloom::GenerationOf(watermark_ms_, w) != built_newest_ ||
-         bloom::OldestLiveGeneration(watermark_ms_, options_.ttl, w) != built_oldest_;
-}
-
-void TimeDecayedFuse::RebuildOrFail() {
-  if (!status_.ok()) return;
-  status_ = Rebuild();
+  const int64_t newest = building_.valid() ? target_newest_ : built_newest_;
+  const int64_t oldest = building_.valid() ? target_oldest_ : built_oldest_;
+  return bloom::GenerationOf(watermark_ms_, w) != newest ||
+         bloom::OldestLiveGeneration(watermark_ms_, options_.ttl, w) != oldest;
 }
 
 Status TimeDecayedFuse::FinishBulkLoad() {
   bulk_ = false;
-  if (late_in_open_ > 0 || NeedsRebuild()) RebuildOrFail();
+  if (late_in_open_ > 0 || NeedsRebuild()) StartRebuild();
   return status_;
 }
 
@@ -152,7 +163,7 @@ int TimeDecayedFuse::live_generations() const {
 }
 
 size_t TimeDecayedFuse::MemoryBytes() const {
-  size_t pending = 0;
+  size_t pending = interim_.capacity() * sizeof(uint64_t);
   for (const Log& log : logs_) pending += log.pending.capacity() * sizeof(uint64_t);
   return sizeof(*this) + sealed_.MemoryBytes() + open_.size() +
          open_dirty_.capacity() * sizeof(uint64_t) + pending;

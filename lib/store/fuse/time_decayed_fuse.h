@@ -1,9 +1,11 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -16,6 +18,7 @@
 #include "store/fuse/binary_fuse.h"
 #include "store/fuse/fuse_format.h"
 #include "store/fuse/fuse_geometry.h"
+#include "store/fuse/fuse_rebuild.h"
 #include "store/time_decayed_filter.h"
 
 namespace pagesieve::store {
@@ -44,7 +47,20 @@ namespace pagesieve::store {
 // the rebuild at its expiry drops the key). More than n_g / 4 of them
 // rebuild at once, to keep the open filter at its design load.
 //
-// Not thread-safe: one filter per shard. Const methods may run concurrently.
+// A rebuild reads every live key, so at 10 M keys it takes seconds. Where
+// the filter's answers decide no verdict (url.mode = exact: every "maybe"
+// is checked against the URL entries), AllowBackgroundRebuilds() runs it on
+// a thread of its own: the filter as it was goes on answering, its open
+// filter taking every insert meanwhile (so there is no false negative), and
+// the result is installed at the next insert or watermark once it is done.
+// Where the answers are verdicts (url.mode = bloom), the moment a rebuild
+// takes effect must be the same in a replay, so it runs on the shard's
+// thread. A checkpoint taken while a rebuild runs writes the filter as it
+// was; a filter restored from it rebuilds again.
+//
+// Not thread-safe: one filter per shard, used from one thread (a rebuild's
+// own thread reads only its plan and committed pages). Const methods may
+// run concurrently.
 class TimeDecayedFuse final : public TimeDecayedFilter {
  public:
   // InvalidArgument for options out of range (generations must be 8).
@@ -79,6 +95,10 @@ class TimeDecayedFuse final : public TimeDecayedFilter {
   Status status() const override { return status_; }
   void BeginBulkLoad() override { bulk_ = true; }
   Status FinishBulkLoad() override;
+  void AllowBackgroundRebuilds() override { background_ = true; }
+  Status FinishRebuild() override;
+  // A rebuild runs beside the shard's thread, not installed yet.
+  bool rebuilding() const { return building_.valid(); }
 
   const fuse::FuseGeometry& geometry() const { return geometry_; }
   // Distinct keys in the sealed filter.
@@ -102,9 +122,13 @@ class TimeDecayedFuse final : public TimeDecayedFilter {
                                                          const fuse::FuseGeometry& geometry);
   void InsertOpen(uint64_t key_hash);
   bool NeedsRebuild() const;
-  void RebuildOrFail();
-  Status Rebuild();
-  Status ReadLog(const Log& log, int slot, std::vector<uint64_t>* out) const;
+  // Rebuilds on this thread, or starts a background rebuild (after
+  // installing one under way); a failure sets status_.
+  void StartRebuild();
+  fuse::RebuildPlan PlanRebuild();
+  void Install(fuse::RebuiltFilters built);
+  // Installs a background rebuild that has finished.
+  void MaybeInstall();
   void ForEachLogChunk(
       const std::function<void(uint32_t page_id, std::string_view bytes)>& fn) const;
   static uint32_t PendingChunks(const Log& log);
@@ -128,8 +152,23 @@ class TimeDecayedFuse final : public TimeDecayedFilter {
   uint64_t late_inserts_ = 0;
   uint64_t rebuilds_ = 0;
   bool bulk_ = false;
+  // Restored from a checkpoint taken while a rebuild ran: the next
+  // AdvanceWatermark() rebuilds, even at the same watermark.
+  bool restored_behind_ = false;
   Status status_;
   std::unique_ptr<FilterPageStore> store_;
+
+  // A background rebuild (AllowBackgroundRebuilds). While it runs, the keys
+  // inserted are kept for the open filter it builds, and the generations it
+  // was planned for are its targets.
+  bool background_ = false;
+  std::vector<uint64_t> interim_;
+  uint64_t interim_late_ = 0;  // of those, in generations it seals
+  int64_t target_oldest_ = 0;
+  int64_t target_newest_ = 0;
+  std::shared_ptr<std::atomic<bool>> built_ready_ = std::make_shared<std::atomic<bool>>(false);
+  // Last: destroyed first, waiting for its thread, which reads store_.
+  std::future<fuse::RebuiltFilters> building_;
 };
 
 }  // namespace pagesieve::store

@@ -1,8 +1,8 @@
 // TimeDecayedFuse: rebuilding the sealed and open filters from the key logs
-// when the live sealed generations change.
-#include <cstring>
+// when the live sealed generations change, on the shard's thread or beside
+// it.
+#include <future>
 
-#include "store/bloom/bloom_format.h"
 #include "store/bloom/generations.h"
 #include "store/fuse/time_decayed_fuse.h"
 
@@ -10,66 +10,87 @@ namespace pagesieve::store {
 
 using fuse::kLogSlots;
 
-// The keys of one generation: its chunks in the store, then those not yet
-// written. A chunk must be there, stamped with this filter and generation:
-// anything else means the store lost or mixed up pages.
-Status TimeDecayedFuse::ReadLog(const Log& log, int slot, std::vector<uint64_t>* out) const {
-  if (log.stored.chunks > 0 && !store_) {
-    return Status::FailedPrecondition("fuse: key log to read but no page store attached");
-  }
-  for (uint32_t c = 0; c < log.stored.chunks; ++c) {
-    const uint32_t id = fuse::LogPageId(slot, c);
-    PS_ASSIGN_OR_RETURN(std::string page, store_->Read(id));
-    if (page.size() < bloom::kPagePrefixBytes ||
-        (page.size() - bloom::kPagePrefixBytes) % sizeof(uint64_t) != 0) {
-      return Status::Corruption("fuse key log chunk " + std::to_string(id) + ": bad length");
-    }
-    PS_ASSIGN_OR_RETURN(bloom::PagePrefix prefix,
-                        bloom::DecodePagePrefix(page, page.size() - bloom::kPagePrefixBytes));
-    if (prefix.tag != param_tag_ || prefix.page_id != id ||
-        prefix.generation != log.stored.generation) {
-      return Status::Corruption("fuse key log chunk " + std::to_string(id) +
-                                ": of another filter or generation");
-    }
-    const size_t n = (page.size() - bloom::kPagePrefixBytes) / sizeof(uint64_t);
-    const size_t at = out->size();
-    out->resize(at + n);
-    std::memcpy(out->data() + at, page.data() + bloom::kPagePrefixBytes, n * sizeof(uint64_t));
-  }
-  out->insert(out->end(), log.pending.begin(), log.pending.end());
-  return Status::Ok();
-}
-
 // Sealed: every live generation before the open one; open: the watermark's.
-// Logs of expired generations are dropped. Everything is rewritten at the
-// next checkpoint under a new build stamp, so stale pages are recognised.
-Status TimeDecayedFuse::Rebuild() {
+// Logs of expired generations are dropped here: no later plan reads them.
+fuse::RebuildPlan TimeDecayedFuse::PlanRebuild() {
   const Duration w = geometry_.generation_width;
-  const int64_t newest = bloom::GenerationOf(watermark_ms_, w);
-  const int64_t oldest = bloom::OldestLiveGeneration(watermark_ms_, options_.ttl, w);
-  std::vector<uint64_t> sealed_keys;
-  std::vector<uint64_t> open_keys;
+  fuse::RebuildPlan plan;
+  plan.newest = bloom::GenerationOf(watermark_ms_, w);
+  plan.oldest = bloom::OldestLiveGeneration(watermark_ms_, options_.ttl, w);
+  plan.param_tag = param_tag_;
+  plan.geometry = geometry_;
   for (int s = 0; s < kLogSlots; ++s) {
     Log& log = logs_[s];
     if (log.stored.generation == bloom::kNoGeneration) continue;
-    if (log.stored.generation < oldest) {
+    if (log.stored.generation < plan.oldest) {
       log = Log{};
       continue;
     }
-    PS_RETURN_IF_ERROR(
-        ReadLog(log, s, log.stored.generation >= newest ? &open_keys : &sealed_keys));
+    plan.logs.push_back(
+        fuse::LogSnapshot{s, log.stored, log.pending, log.stored.generation >= plan.newest});
   }
-  PS_ASSIGN_OR_RETURN(sealed_, fuse::BinaryFuse::Build(&sealed_keys, geometry_.fingerprint_bits));
-  std::memset(open_.data(), 0, open_.size());
-  open_bits_set_ = 0;
-  for (uint64_t key : open_keys) InsertOpen(key);
-  built_oldest_ = oldest;
-  built_newest_ = newest;
-  late_in_open_ = 0;
+  return plan;
+}
+
+void TimeDecayedFuse::StartRebuild() {
+  if (!status_.ok()) return;
+  // One rebuild at a time: a generation that passes while one runs waits
+  // for it (only a backfill moves event time that fast).
+  if (building_.valid()) Install(building_.get());
+  if (!status_.ok()) return;
+  fuse::RebuildPlan plan = PlanRebuild();
+  if (!background_ || bulk_) {
+    Install(fuse::BuildFilters(plan, store_.get()));
+    return;
+  }
+  target_oldest_ = plan.oldest;
+  target_newest_ = plan.newest;
+  built_ready_->store(false, std::memory_order_relaxed);
+  building_ = std::async(
+      std::launch::async,
+      [plan = std::move(plan), store = store_.get(), ready = built_ready_]() {
+        fuse::RebuiltFilters built = fuse::BuildFilters(plan, store);
+        ready->store(true, std::memory_order_release);
+        return built;
+      });
+}
+
+// Everything is rewritten at the next checkpoint under a new build stamp,
+// so stale pages are recognised. Keys inserted while a background rebuild
+// ran are in the old open filter, which answered for them; they go into
+// the new one now.
+void TimeDecayedFuse::Install(fuse::RebuiltFilters built) {
+  std::vector<uint64_t> interim;
+  interim.swap(interim_);
+  if (!built.status.ok()) {
+    status_ = built.status;
+    return;
+  }
+  sealed_ = std::move(built.sealed);
+  open_ = std::move(built.open);
+  open_bits_set_ = built.open_bits_set;
+  built_oldest_ = built.oldest;
+  built_newest_ = built.newest;
+  for (uint64_t key : interim) {
+    open_bits_set_ +=
+        static_cast<uint64_t>(fuse::InsertIntoOpenBlocks(open_.data(), geometry_, key));
+  }
+  late_in_open_ = interim_late_;
+  interim_late_ = 0;
   ++build_;
   ++rebuilds_;
   all_dirty_ = true;
-  return Status::Ok();
+}
+
+void TimeDecayedFuse::MaybeInstall() {
+  if (building_.valid() && built_ready_->load(std::memory_order_acquire)) {
+    Install(building_.get());
+  }
+}
+
+Status TimeDecayedFuse::FinishRebuild() {
+  if (building_.valid()) Install(building_.get());
+  return status_;
 }
 
 }  // namespace pagesieve::store

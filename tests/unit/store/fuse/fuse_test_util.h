@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "store/fuse/time_decayed_fuse.h"
@@ -11,15 +12,19 @@
 namespace pagesieve::store::testing {
 
 // What the shard's bloom column family would hold: the last header and the
-// last copy of each page; the filter reads its key logs back from it.
+// last copy of each page; the filter reads its key logs back from it. Its
+// pages may be read from a background rebuild's thread while a checkpoint
+// writes, as RocksDB's are.
 struct FusePages {
   std::string header;
-  std::map<uint32_t, std::string> pages;
+  std::map<uint32_t, std::string> pages;  // guarded by mu
+  mutable std::mutex mu;
 
   class Store final : public FilterPageStore {
    public:
     explicit Store(const FusePages* owner) : owner_(owner) {}
     StatusOr<std::string> Read(uint32_t id) const override {
+      std::lock_guard<std::mutex> lock(owner_->mu);
       auto it = owner_->pages.find(id);
       if (it == owner_->pages.end()) return Status::NotFound("no page");
       return it->second;
@@ -37,6 +42,7 @@ struct FusePages {
   }
   void Checkpoint(TimeDecayedFuse& f) {
     header = f.EncodeHeader();
+    std::lock_guard<std::mutex> lock(mu);
     f.ForEachDirtyPage([this](uint32_t id, std::string_view bytes) { pages[id] = bytes; });
     f.ClearDirty();
   }
@@ -44,6 +50,7 @@ struct FusePages {
     auto f = TimeDecayedFuse::Restore(header);
     EXPECT_TRUE(f.ok()) << f.status().ToString();
     (*f)->AttachPageStore(std::make_unique<Store>(this));
+    std::lock_guard<std::mutex> lock(mu);
     for (const auto& [id, bytes] : pages) {
       if (id >= (*f)->LoadedPageEnd()) break;
       EXPECT_TRUE((*f)->LoadPage(id, bytes).ok());
