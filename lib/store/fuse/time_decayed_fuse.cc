@@ -40,7 +40,7 @@ StatusOr<std::unique_ptr<TimeDecayedFuse>> TimeDecayedFuse::Create(const BloomOp
   // Generation 0 is open at the epoch; nothing is sealed yet.
   f->built_oldest_ = bloom::OldestLiveGeneration(0, options.ttl, geometry.generation_width);
   f->built_newest_ = 0;
-  f->all_dirty_ = true;
+  f->sealed_dirty_ = true;
   return f;
 }
 

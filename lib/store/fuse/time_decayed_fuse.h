@@ -129,6 +129,8 @@ class TimeDecayedFuse final : public TimeDecayedFilter {
   void Install(fuse::RebuiltFilters built);
   // Installs a background rebuild that has finished.
   void MaybeInstall();
+  // After a rebuild: every open block with a bit set is to be written.
+  void MarkOpenBlocksDirty();
   void ForEachLogChunk(
       const std::function<void(uint32_t page_id, std::string_view bytes)>& fn) const;
   static uint32_t PendingChunks(const Log& log);
@@ -147,7 +149,10 @@ class TimeDecayedFuse final : public TimeDecayedFilter {
   std::array<Log, fuse::kLogSlots> logs_;
   std::vector<uint64_t> open_dirty_;  // one bit per open block
   size_t open_dirty_count_ = 0;
-  bool all_dirty_ = false;  // a rebuild rewrote every sealed and open page
+  // A rebuild made a new sealed filter: every sealed page is written. Its
+  // open filter's pages are written where they hold a bit (open_dirty_);
+  // the others are stamped with an earlier build and load as zero.
+  bool sealed_dirty_ = false;
   uint64_t late_in_open_ = 0;
   uint64_t late_inserts_ = 0;
   uint64_t rebuilds_ = 0;

@@ -43,7 +43,7 @@ std::string TimeDecayedFuse::EncodeHeader() const {
 }
 
 size_t TimeDecayedFuse::DirtyPageCount() const {
-  size_t n = all_dirty_ ? SealedPages() + geometry_.open_blocks : open_dirty_count_;
+  size_t n = (sealed_dirty_ ? SealedPages() : 0) + open_dirty_count_;
   for (const Log& log : logs_) n += PendingChunks(log);
   return n;
 }
@@ -76,7 +76,7 @@ void TimeDecayedFuse::ForEachDirtyPage(
     page.append(open_.data() + block * kOpenPageBytes, kOpenPageBytes);
     fn(id, page);
   };
-  if (all_dirty_) {
+  if (sealed_dirty_) {
     const size_t bytes = sealed_.data_bytes();
     for (uint64_t p = 0; p < SealedPages(); ++p) {
       page.clear();
@@ -88,12 +88,10 @@ void TimeDecayedFuse::ForEachDirtyPage(
       page.resize(bloom::kPagePrefixBytes + kSealedPageBytes, '\0');
       fn(static_cast<uint32_t>(p), page);
     }
-    for (uint64_t b = 0; b < geometry_.open_blocks; ++b) emit_open(b);
-  } else {
-    for (size_t w = 0; w < open_dirty_.size(); ++w) {
-      for (uint64_t bits = open_dirty_[w]; bits != 0; bits &= bits - 1) {
-        emit_open(w * 64 + static_cast<uint64_t>(std::countr_zero(bits)));
-      }
+  }
+  for (size_t w = 0; w < open_dirty_.size(); ++w) {
+    for (uint64_t bits = open_dirty_[w]; bits != 0; bits &= bits - 1) {
+      emit_open(w * 64 + static_cast<uint64_t>(std::countr_zero(bits)));
     }
   }
   ForEachLogChunk(fn);
@@ -102,7 +100,7 @@ void TimeDecayedFuse::ForEachDirtyPage(
 void TimeDecayedFuse::ClearDirty() {
   std::fill(open_dirty_.begin(), open_dirty_.end(), 0);
   open_dirty_count_ = 0;
-  all_dirty_ = false;
+  sealed_dirty_ = false;
   for (Log& log : logs_) {
     log.stored.chunks += PendingChunks(log);
     // Written: the keys now live in the store, not in memory.

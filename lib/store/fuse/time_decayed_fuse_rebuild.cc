@@ -1,6 +1,7 @@
 // TimeDecayedFuse: rebuilding the sealed and open filters from the key logs
 // when the live sealed generations change, on the shard's thread or beside
 // it.
+#include <algorithm>
 #include <future>
 
 #include "store/bloom/generations.h"
@@ -79,7 +80,21 @@ void TimeDecayedFuse::Install(fuse::RebuiltFilters built) {
   interim_late_ = 0;
   ++build_;
   ++rebuilds_;
-  all_dirty_ = true;
+  sealed_dirty_ = true;
+  MarkOpenBlocksDirty();
+}
+
+void TimeDecayedFuse::MarkOpenBlocksDirty() {
+  std::fill(open_dirty_.begin(), open_dirty_.end(), 0);
+  open_dirty_count_ = 0;
+  const auto* words = reinterpret_cast<const uint64_t*>(open_.data());
+  for (uint64_t b = 0; b < geometry_.open_blocks; ++b) {
+    uint64_t any = 0;
+    for (int w = 0; w < 8; ++w) any |= words[b * 8 + w];
+    if (any == 0) continue;
+    open_dirty_[b >> 6] |= uint64_t{1} << (b & 63);
+    ++open_dirty_count_;
+  }
 }
 
 void TimeDecayedFuse::MaybeInstall() {
