@@ -30,7 +30,7 @@ struct ShardOptions {
   double url_false_positive_rate = 0.01;
   int url_bloom_generations = 4;
   // url.filter: the structure of the URL store's filter (docs/bloom-filter.md).
-  FilterKind url_filter = FilterKind::kBloom;
+  FilterKind url_filter = FilterKind::kFuse;
 
   Duration exact_ttl = std::chrono::days(30);
 

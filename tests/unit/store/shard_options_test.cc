@@ -31,7 +31,7 @@ TEST(ShardOptionsTest, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(o.minhash_bits, 8);
   EXPECT_EQ(o.near_lsh_threshold, 0.8);
   EXPECT_EQ(o.fingerprint_version, 0);  // the engine's to set
-  EXPECT_EQ(o.url_filter, FilterKind::kBloom);
+  EXPECT_EQ(o.url_filter, FilterKind::kFuse);
 }
 
 TEST(ShardOptionsTest, ReadsEveryKey) {
