@@ -14,13 +14,14 @@ engine::PreparePool::PrepareFnFactory DecideStage::PrepareFactory() const {
   return engine::PreparePool::EventPreparers(options_, clock_);
 }
 
-StatusOr<OutputMessage> DecideStage::Process(engine::PreparedRecord record,
-                                             const SourceRecord& input, store::TierStores* stores,
-                                             engine::VerdictCounts& counts) {
+Status DecideStage::Process(engine::PreparedRecord record, const SourceRecord& input,
+                            store::TierStores* stores, engine::VerdictCounts& counts,
+                            std::vector<OutputMessage>* out) {
   PS_ASSIGN_OR_RETURN(engine::Decision decision, decider_.Decide(record, *stores));
   const engine::Verdict verdict{std::move(record), std::move(decision)};
   counts.Add(verdict);
-  return format_.Verdict(verdict, input);
+  out->push_back(format_.Verdict(verdict, input));
+  return Status::Ok();
 }
 
 OutputMessage DecideStage::DeadLetter(const SourceRecord& input, const Status& error,

@@ -26,9 +26,9 @@ class DecideStage final : public Stage {
 
   engine::PreparePool::PrepareFnFactory PrepareFactory() const override;
   bool stateful() const override { return true; }
-  StatusOr<OutputMessage> Process(engine::PreparedRecord record, const SourceRecord& input,
-                                  store::TierStores* stores,
-                                  engine::VerdictCounts& counts) override;
+  Status Process(engine::PreparedRecord record, const SourceRecord& input,
+                 store::TierStores* stores, engine::VerdictCounts& counts,
+                 std::vector<OutputMessage>* out) override;
   OutputMessage DeadLetter(const SourceRecord& input, const Status& error,
                            engine::VerdictCounts& counts) override;
 

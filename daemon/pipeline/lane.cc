@@ -51,6 +51,7 @@ void Lane::SkipTo(Offset offset) {
 Status Lane::ProcessBatch(BatchQueue::Batch& batch, engine::VerdictCounts& counts) {
   const Clock::SteadyTime now = clock_.SteadyNow();  // once per batch: the records go together
   engine::VerdictCounts replayed;  // not counted again: they were published before
+  std::vector<OutputMessage> output;
   for (size_t i = 0; i < batch.records->size(); ++i) {
     const SourceRecord& input = (*batch.records)[i];
     StatusOr<engine::PreparedRecord>& prepared = batch.prepared->results[i];
@@ -60,10 +61,12 @@ Status Lane::ProcessBatch(BatchQueue::Batch& batch, engine::VerdictCounts& count
       OutputMessage dead = stage_.DeadLetter(input, prepared.status(), counted);
       if (!replay) unsent_.push_back(std::move(dead));
     } else {
-      StatusOr<OutputMessage> out =
-          stage_.Process(std::move(prepared).value(), input, stores_, counted);
-      if (!out.ok()) return out.status().WithContext(name_);
-      if (!replay) unsent_.push_back(std::move(out).value());
+      output.clear();
+      PS_RETURN_IF_ERROR(stage_.Process(std::move(prepared).value(), input, stores_, counted, &output)
+                             .WithContext(name_));
+      if (!replay) {
+        for (OutputMessage& m : output) unsent_.push_back(std::move(m));
+      }
     }
     if (options_.processing_latency != nullptr) {
       metrics::ObserveDuration(*options_.processing_latency, now - input.received_at);
@@ -73,6 +76,20 @@ Status Lane::ProcessBatch(BatchQueue::Batch& batch, engine::VerdictCounts& count
     ++since_checkpoint_;
   }
   return Status::Ok();
+}
+
+Status Lane::AfterProcessing(bool at_end) {
+  // Not while a checkpoint is shipped: its records must be the last before
+  // the offset it commits.
+  if ((changelog_ && changelog_->shipping())) return Status::Ok();
+  std::vector<OutputMessage> output;
+  PS_RETURN_IF_ERROR(stage_.AfterProcessing(partition_, at_end, &output).WithContext(name_));
+  for (OutputMessage& m : output) unsent_.push_back(std::move(m));
+  return Status::Ok();
+}
+
+void Lane::PrepareShard() {
+  if (shard_) stage_.BeforeCheckpoint(partition_, *shard_);
 }
 
 Status Lane::Process(Sink& sink, int64_t max_unacknowledged, engine::VerdictCounts& counts) {
@@ -138,6 +155,7 @@ StatusOr<bool> Lane::PrepareCommit(Sink& sink) {
   if (!shipping) {
     if (!unsent_.empty() || counter_->unacknowledged > 0) return false;
     if (!changelog_ || next_offset_.value() < 0 || !progressed()) return true;
+    PrepareShard();
     PS_RETURN_IF_ERROR(changelog_->Begin(*shard_, next_offset_));
   }
   return changelog_->Ship(sink);
@@ -183,6 +201,7 @@ StatusOr<std::optional<Offset>> Lane::MaybeCheckpoint(Sink& sink, bool force) {
       PS_RETURN_IF_ERROR(Commit(next_offset_));
       return std::optional<Offset>(next_offset_);
     }
+    PrepareShard();
     PS_RETURN_IF_ERROR(changelog_->Begin(*shard_, next_offset_));
   }
   PS_ASSIGN_OR_RETURN(bool shipped, changelog_->Ship(sink));
@@ -194,7 +213,10 @@ StatusOr<std::optional<Offset>> Lane::MaybeCheckpoint(Sink& sink, bool force) {
 
 Status Lane::Commit(Offset next) {
   // A stage without state keeps nothing: its checkpoint is the commit alone.
-  if (shard_) PS_RETURN_IF_ERROR(shard_->Checkpoint(next));
+  if (shard_) {
+    PrepareShard();
+    PS_RETURN_IF_ERROR(shard_->Checkpoint(next));
+  }
   checkpointed_ = next;
   last_checkpoint_ = clock_.SteadyNow();
   since_checkpoint_ = 0;

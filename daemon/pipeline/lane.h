@@ -108,6 +108,9 @@ class Lane {
   // holds `max_unacknowledged` messages. An error is fatal for the lane
   // (storage failed, or the sink refused a message for good).
   Status Process(Sink& sink, int64_t max_unacknowledged, engine::VerdictCounts& counts);
+  // After a round of processing: queues the stage's output that belongs to
+  // no one record (Stage::AfterProcessing), sent after what is queued.
+  Status AfterProcessing(bool at_end);
 
   // Takes the checkpoint when one is due (or `force`) and every sent message
   // is acknowledged, shipping its changelog records through `sink` first,
@@ -174,6 +177,9 @@ class Lane {
   bool SeedDue() const { return changelog_ && shard_->ships_snapshot(); }
   // Checkpoints at `next` (changelog already shipped, output acknowledged).
   Status Commit(Offset next);
+  // The stage puts what it holds into the shard before a checkpoint takes
+  // its changes (Stage::BeforeCheckpoint).
+  void PrepareShard();
 
   const std::string name_;
   const PartitionId partition_;

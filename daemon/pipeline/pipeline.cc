@@ -20,7 +20,7 @@ Pipeline::Pipeline(Source& source, Sink& sink, Stage& stage, ShardOpener open_sh
       last_commit_(clock.SteadyNow()),
       pool_(stage.PrepareFactory(), clock, options_.threads) {}
 
-Pipeline::~Pipeline() { lanes_.clear(); }
+Pipeline::~Pipeline() { CloseAll(); }
 
 Status Pipeline::Step() {
   bool busy = false;
@@ -95,6 +95,8 @@ Status Pipeline::ProcessAll() {
       return Status::Ok();
     }
     PS_RETURN_IF_ERROR(s);
+    const std::optional<Offset> end = source_.EndOf(p);
+    PS_RETURN_IF_ERROR(open.lane->AfterProcessing(end && open.lane->next_offset() >= *end));
   }
   return Status::Ok();
 }
@@ -297,6 +299,7 @@ StatusOr<std::optional<Offset>> Pipeline::OpenWith(PartitionId p,
     stores = std::make_unique<TimedTierStores>(*shard, clock_, *options_.lookup_timers);
   }
   const std::optional<Offset> checkpointed = shard ? shard->checkpointed_offset() : std::nullopt;
+  PS_RETURN_IF_ERROR(stage_.LaneOpened(p, shard.get()));
   auto lane =
       std::make_unique<Lane>(options_.input_name + "-" + std::to_string(p.value()), p,
                              std::move(shard), std::move(stores), options_.lane, stage_, clock_);
@@ -402,7 +405,13 @@ void Pipeline::Drop(PartitionId p) {
   }
 }
 
+void Pipeline::CloseAll() {
+  for (const auto& [p, open] : lanes_) stage_.LaneClosed(p);
+  lanes_.clear();
+}
+
 void Pipeline::Close(PartitionId p) {
+  if (lanes_.count(p) > 0) stage_.LaneClosed(p);
   lanes_.erase(p);  // closes the shard
   // The client keeps a partition's pause across unassign and assign: a lane
   // paused by backpressure would come back paused for good (a rebalance
@@ -429,7 +438,7 @@ Status Pipeline::Shutdown(Duration timeout) {
       if (rollback_) (void)sink_.AbortTransaction();
     }
     abandoned_ = true;
-    lanes_.clear();
+    CloseAll();
     return result;
   }
   for (auto& [p, open] : lanes_) {
@@ -444,7 +453,7 @@ Status Pipeline::Shutdown(Duration timeout) {
   }
   if (!fatal_.ok()) result = fatal_;
   abandoned_ = true;  // everything that could be finished is
-  lanes_.clear();
+  CloseAll();
   return result;
 }
 

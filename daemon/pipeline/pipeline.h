@@ -134,6 +134,8 @@ class Pipeline final : public Lanes {
   // commits it; false if that failed or was not done by `deadline`.
   bool Drain(OpenLane& open, Clock::SteadyTime deadline);
   void Close(PartitionId partition);
+  // Closes every lane (shutdown, destruction), telling the stage.
+  void CloseAll();
   void Wait(Duration wait);
 
   Source& source_;

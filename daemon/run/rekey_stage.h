@@ -21,10 +21,9 @@ class RekeyStage final : public pipeline::Stage {
 
   engine::PreparePool::PrepareFnFactory PrepareFactory() const override;
   bool stateful() const override { return false; }
-  StatusOr<pipeline::OutputMessage> Process(engine::PreparedRecord record,
-                                            const pipeline::SourceRecord& input,
-                                            store::TierStores* stores,
-                                            engine::VerdictCounts& counts) override;
+  Status Process(engine::PreparedRecord record, const pipeline::SourceRecord& input,
+                 store::TierStores* stores, engine::VerdictCounts& counts,
+                 std::vector<pipeline::OutputMessage>* out) override;
   pipeline::OutputMessage DeadLetter(const pipeline::SourceRecord& input, const Status& error,
                                      engine::VerdictCounts& counts) override;
 
