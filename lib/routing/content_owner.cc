@@ -271,4 +271,10 @@ EventTime ContentOwner::ExpiryHold() const {
   return hold;
 }
 
+bool ContentOwner::Finished() const {
+  const std::optional<OrderKey> frontier = progress_.Frontier();
+  return frontier && frontier->time == SourceFloor::kEndOfTime &&
+         !queue_.EarliestUnfinished() && gathering_.empty();
+}
+
 }  // namespace pagesieve::routing

@@ -68,6 +68,9 @@ class ContentOwner {
   // Takes every ready record, then promises the near owners what it has
   // passed. An error is the store failing: the partition stops.
   Status Step(Outbox* out);
+  // Every source ended and nothing is left in flight here: nothing more
+  // will come (a backfill's end).
+  bool Finished() const;
 
   // Records sent to the near owners and not yet decided.
   size_t gathering() const { return gathering_.size(); }

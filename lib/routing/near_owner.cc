@@ -214,4 +214,14 @@ EventTime NearOwner::ExpiryHold() const {
   return hold;
 }
 
+// The content owners' decided promises at the end too: every outcome and
+// touch they will send has come.
+bool NearOwner::Finished() const {
+  const std::optional<OrderKey> frontier = progress_.Frontier();
+  const std::optional<OrderKey> decided = decided_.Frontier();
+  return frontier && frontier->time == SourceFloor::kEndOfTime && decided &&
+         decided->time == SourceFloor::kEndOfTime && !queue_.EarliestUnfinished() &&
+         parked_.empty();
+}
+
 }  // namespace pagesieve::routing

@@ -61,6 +61,9 @@ class NearOwner {
 
   // Answers every probe that may go. An error is the store failing.
   Status Step(Outbox* out);
+  // Every source ended and nothing is left in flight here: nothing more
+  // will come (a backfill's end).
+  bool Finished() const;
 
   // Probes answered whose outcome has not come.
   size_t answered() const { return queue_.in_progress(); }

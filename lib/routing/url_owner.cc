@@ -76,4 +76,9 @@ EventTime UrlOwner::ExpiryHold() const {
   return hold;
 }
 
+bool UrlOwner::Finished() const {
+  const std::optional<OrderKey> frontier = progress_.Frontier();
+  return frontier && frontier->time == SourceFloor::kEndOfTime && !queue_.EarliestUnfinished();
+}
+
 }  // namespace pagesieve::routing

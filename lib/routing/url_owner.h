@@ -53,6 +53,9 @@ class UrlOwner {
   // content owners what it has passed. An error is the store failing: the
   // partition stops.
   Status Step(Outbox* out);
+  // Every source ended and nothing is left in flight here: nothing more
+  // will come (a backfill's end).
+  bool Finished() const;
 
  private:
   SourceId self_;
