@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include "cli/command.h"
 #include "cli/logging.h"
@@ -18,6 +17,7 @@
 #include "http/metrics_server.h"
 #include "kafka/kafka_options.h"
 #include "run/kafka_stage.h"
+#include "run/stage_chain.h"
 #include "run/run_options.h"
 #include "store/shard_options.h"
 
@@ -72,76 +72,131 @@ StatusOr<run::RunSummary> RunOneStage(const RunSetup& setup, run::RunMetrics& me
   return stage.Run();
 }
 
+// The first error of a chain's stages, naming the stage.
+Status FirstError(const std::vector<StatusOr<run::RunSummary>>& results,
+                  const std::vector<const char*>& names) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!results[i].ok()) return results[i].status().WithContext(std::string(names[i]) + " stage");
+  }
+  return Status::Ok();
+}
+
+// A stage after the first of a chain: its own group, its input the topic
+// the stage before writes, its own changelog. --from positions the input,
+// not an internal topic; with --until it ends once the stage before it is
+// done and it has decided everything that came.
+void Downstream(kafka::KafkaOptions& kafka, run::RunOptions& run, const std::string& group,
+                const std::string& input, const std::atomic<bool>* upstream_done) {
+  kafka.group_id = group;
+  kafka.input_topic = input;
+  run.from = {};
+  if (run.until.kind != run::EndPosition::Kind::kForever) {
+    run.until.kind = run::EndPosition::Kind::kEnd;
+  }
+  run.upstream_done = upstream_done;
+}
+
 // input.partitioned_by is not "scope" (docs/rekey.md): the re-keying stage
 // republishes the input to the repartition topic, keyed by scope, and the
 // deciding stage reads that; each is a run loop with its own consumer group
-// and thread. This thread supervises: a signal stops both, a failure of
-// either stops the other, and with --until the deciding stage stops once
-// it has read everything the re-keying stage published.
+// and thread (run::StageChain).
 StatusOr<run::RunSummary> RunTwoStages(const RunSetup& setup, run::RunMetrics& rekey_metrics,
                                        run::RunMetrics& metrics) {
+  run::StageChain chain(g_stop);
   kafka::KafkaOptions rekey_kafka = setup.kafka;
   rekey_kafka.group_id = setup.kafka.rekey.group_id;
   rekey_kafka.changelog.enabled = false;
   run::RunOptions rekey_run = setup.run;
   rekey_run.stage = run::StageKind::kRekey;
+  const std::atomic<bool>& stop_rekey = chain.NextStopFlag();
+  chain.Add(std::make_unique<run::KafkaStage>(std::move(rekey_kafka), setup.sieve, setup.state,
+                                              rekey_run, Clock::System(), stop_rekey,
+                                              &rekey_metrics),
+            "re-keying");
 
-  std::atomic<bool> upstream_done{false};
   kafka::KafkaOptions decide_kafka = setup.kafka;
-  decide_kafka.input_topic = setup.kafka.rekey.topic;
   run::RunOptions decide_run = setup.run;
   decide_run.stage = run::StageKind::kDecideRekeyed;
-  decide_run.from = {};  // --from positions the input, not the repartition topic
-  if (decide_run.until.kind != run::EndPosition::Kind::kForever) {
-    decide_run.until.kind = run::EndPosition::Kind::kEnd;
-  }
-  decide_run.upstream_done = &upstream_done;
+  Downstream(decide_kafka, decide_run, setup.kafka.group_id, setup.kafka.rekey.topic,
+             chain.upstream_done(0));
+  const std::atomic<bool>& stop_decide = chain.NextStopFlag();
+  chain.Add(std::make_unique<run::KafkaStage>(std::move(decide_kafka), setup.sieve, setup.state,
+                                              decide_run, Clock::System(), stop_decide, &metrics),
+            "deciding");
 
-  std::atomic<bool> stop_rekey{false}, stop_decide{false};
-  run::KafkaStage rekey(std::move(rekey_kafka), setup.sieve, setup.state, rekey_run,
-                        Clock::System(), stop_rekey, &rekey_metrics);
-  run::KafkaStage decide(std::move(decide_kafka), setup.sieve, setup.state, decide_run,
-                         Clock::System(), stop_decide, &metrics);
-  // In this order: the re-keying stage creates the repartition topic.
-  PS_RETURN_IF_ERROR(rekey.Start().WithContext("re-keying stage"));
-  PS_RETURN_IF_ERROR(decide.Start());
+  PS_ASSIGN_OR_RETURN(std::vector<StatusOr<run::RunSummary>> results, chain.Run());
+  PS_RETURN_IF_ERROR(FirstError(results, {"re-keying", "deciding"}));
+  run::RunSummary summary = *results[1];
+  if (results[0]->counts.dead_letters > 0) {
+    summary.counts.dead_letters += results[0]->counts.dead_letters;
+    summary.counts.records += results[0]->counts.dead_letters;
+  }
+  return summary;
+}
 
-  StatusOr<run::RunSummary> rekey_result = Status::Aborted("not run");
-  StatusOr<run::RunSummary> decide_result = Status::Aborted("not run");
-  std::atomic<bool> rekey_finished{false}, decide_finished{false};
-  std::thread rekey_thread([&] {
-    rekey_result = rekey.Run();
-    rekey_finished.store(true);
-  });
-  std::thread decide_thread([&] {
-    decide_result = decide.Run();
-    decide_finished.store(true);
-  });
-  bool rekey_seen = false;
-  while (!decide_finished.load() || !rekey_finished.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (g_stop.load()) {
-      stop_rekey.store(true);
-      stop_decide.store(true);
-    }
-    if (rekey_finished.load() && !rekey_seen) {
-      rekey_seen = true;
-      if (rekey_result.ok() && rekey_result->backfill_complete) {
-        upstream_done.store(true);
-      } else {
-        stop_decide.store(true);  // failed, or stopped by a signal
-      }
-    }
-    if (decide_finished.load()) stop_rekey.store(true);
+// The metrics of routed dedup's stages: the route stage's under the usual
+// names (it counts every input record), each owner stage's under its own.
+struct RoutedMetrics {
+  explicit RoutedMetrics(metrics::Registry& registry)
+      : url(registry, "pagesieve_url_owners_"),
+        content(registry, "pagesieve_content_owners_"),
+        near(registry, "pagesieve_near_owners_") {}
+  run::RunMetrics url;
+  run::RunMetrics content;
+  run::RunMetrics near;
+  bool ready() const { return url.ready.load() && content.ready.load() && near.ready.load(); }
+};
+
+// scope.routing = "fingerprint" (docs/global-routing.md): the route stage
+// reads the events, the URL, content and near owners read their internal
+// topics; four run loops in a chain.
+StatusOr<run::RunSummary> RunRouted(const RunSetup& setup, run::RunMetrics& metrics,
+                                    RoutedMetrics& owners) {
+  const kafka::RoutingOptions& r = setup.kafka.routing;
+  run::StageChain chain(g_stop);
+  run::RunOptions route_run = setup.run;
+  route_run.stage = run::StageKind::kRoute;
+  const std::atomic<bool>& stop_route = chain.NextStopFlag();
+  chain.Add(std::make_unique<run::KafkaStage>(setup.kafka, setup.sieve, setup.state, route_run,
+                                              Clock::System(), stop_route, &metrics),
+            "route");
+  struct Owners {
+    run::StageKind kind;
+    const char* name;
+    const std::string& topic;
+    run::RunMetrics& metrics;
+  };
+  const Owners stages[] = {{run::StageKind::kUrlOwners, "url", r.url_topic, owners.url},
+                           {run::StageKind::kContentOwners, "content", r.content_topic, owners.content},
+                           {run::StageKind::kNearOwners, "near", r.near_topic, owners.near}};
+  size_t upstream = 0;
+  for (const Owners& o : stages) {
+    kafka::KafkaOptions kafka = setup.kafka;
+    run::RunOptions run = setup.run;
+    run.stage = o.kind;
+    Downstream(kafka, run, setup.kafka.group_id + "-" + o.name, o.topic,
+               chain.upstream_done(upstream++));
+    kafka.changelog.topic = kafka.group_id + "-state-changelog";
+    const std::atomic<bool>& stop = chain.NextStopFlag();
+    chain.Add(std::make_unique<run::KafkaStage>(std::move(kafka), setup.sieve, setup.state, run,
+                                                Clock::System(), stop, &o.metrics),
+              o.name);
   }
-  rekey_thread.join();
-  decide_thread.join();
-  if (!rekey_result.ok()) return rekey_result.status().WithContext("re-keying stage");
-  if (rekey_result->counts.dead_letters > 0 && decide_result.ok()) {
-    decide_result->counts.dead_letters += rekey_result->counts.dead_letters;
-    decide_result->counts.records += rekey_result->counts.dead_letters;
+  PS_ASSIGN_OR_RETURN(std::vector<StatusOr<run::RunSummary>> results, chain.Run());
+  PS_RETURN_IF_ERROR(FirstError(results, {"route", "url", "content", "near"}));
+  // The route stage counts every input record (skipped verdicts and dead
+  // letters are its own); the owners count the verdicts they decide.
+  run::RunSummary summary = *results[0];
+  summary.counts.rekeyed = 0;
+  for (size_t i = 1; i < results.size(); ++i) {
+    const engine::VerdictCounts& c = results[i]->counts;
+    summary.counts.unique += c.unique;
+    summary.counts.duplicate_url += c.duplicate_url;
+    summary.counts.duplicate_exact += c.duplicate_exact;
+    summary.counts.duplicate_near += c.duplicate_near;
+    summary.backfill_complete = summary.backfill_complete && results[i]->backfill_complete;
   }
-  return decide_result;
+  return summary;
 }
 
 int Run(const RunFlags& flags) {
@@ -158,10 +213,13 @@ int Run(const RunFlags& flags) {
   // daemon is ready when both are.
   std::optional<run::RunMetrics> rekey_metrics;
   if (setup->kafka.rekey.enabled) rekey_metrics.emplace(registry, run::kRekeyMetricsPrefix);
+  std::optional<RoutedMetrics> routed_metrics;
+  if (setup->kafka.routing.enabled) routed_metrics.emplace(registry);
   // Listening before Kafka is reached: /healthz answers during start-up, and
   // a busy port fails the start at once.
-  http::MetricsServer server(registry, [&metrics, &rekey_metrics] {
-    return metrics.ready.load() && (!rekey_metrics || rekey_metrics->ready.load());
+  http::MetricsServer server(registry, [&metrics, &rekey_metrics, &routed_metrics] {
+    return metrics.ready.load() && (!rekey_metrics || rekey_metrics->ready.load()) &&
+           (!routed_metrics || routed_metrics->ready());
   });
   if (setup->metrics.listen) {
     Status listening = server.Start(*setup->metrics.listen);
@@ -174,7 +232,9 @@ int Run(const RunFlags& flags) {
     spdlog::info("serving /metrics, /healthz and /readyz on http://{}", bound.ToString());
   }
   StatusOr<run::RunSummary> summary =
-      rekey_metrics ? RunTwoStages(*setup, *rekey_metrics, metrics) : RunOneStage(*setup, metrics);
+      routed_metrics  ? RunRouted(*setup, metrics, *routed_metrics)
+      : rekey_metrics ? RunTwoStages(*setup, *rekey_metrics, metrics)
+                      : RunOneStage(*setup, metrics);
   if (!summary.ok()) {
     cli::PrintError(summary.status());
     return cli::kExitFailure;

@@ -179,6 +179,7 @@ StatusOr<KafkaOptions> KafkaOptionsFromConfig(const Config& config) {
       }
     }
   }
+  PS_RETURN_IF_ERROR(ReadRoutingOptions(config, o));
   PS_RETURN_IF_ERROR(CheckNotOverridden(o.common, FixedConsumerProperties(), "kafka.common"));
   PS_RETURN_IF_ERROR(CheckNotOverridden(o.common, FixedProducerProperties(), "kafka.common"));
   PS_RETURN_IF_ERROR(CheckNotOverridden(o.consumer, FixedConsumerProperties(), "kafka.consumer"));

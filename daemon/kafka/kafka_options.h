@@ -57,8 +57,27 @@ struct RekeyOptions {
   std::string group_id;
 };
 
+// Global dedup routed by fingerprint (scope.routing = "fingerprint",
+// [routing], docs/global-routing.md): a route stage stamps each event with
+// its place in the order and sends it to the owner of its URL; the URL,
+// content and near owners are stages of their own, each a consumer group
+// on an internal topic, with state, changelog and transactions as ever.
+struct RoutingOptions {
+  bool enabled = false;
+  int32_t partitions = 8;  // of each internal topic, when created
+  Duration max_lateness = std::chrono::minutes(1);
+  Duration retention = std::chrono::hours(24 * 7);
+  std::string input_topic;  // the events' (kafka.input_topic)
+  // "<group_id>-routed-url", "-routed-content", "-routed-near".
+  std::string url_topic;
+  std::string content_topic;
+  std::string near_topic;
+  // Every internal topic, for start-up checks.
+  std::vector<std::string> Topics() const { return {url_topic, content_topic, near_topic}; }
+};
+
 // How pagesieve talks to Kafka ([kafka], [kafka.*], [output], [changelog],
-// [input]).
+// [input], [routing]).
 // The delivery guarantee of pagesieve run (docs/daemon.md, "Exactly once").
 struct ProcessingOptions {
   // Exactly once: each checkpoint cycle's verdicts, dead letters, changelog
@@ -88,8 +107,13 @@ struct KafkaOptions {
   OutputTopics output;
   ChangelogOptions changelog;
   RekeyOptions rekey;
+  RoutingOptions routing;
   ProcessingOptions processing;
 };
+
+// Reads scope.routing and [routing] into `o` (whose group_id, input,
+// output and changelog topics are read already).
+Status ReadRoutingOptions(const Config& config, KafkaOptions& o);
 
 // Reads the options and refuses pass-through properties that would break the
 // guarantee that no record is lost (auto commits, non-idempotent producing).

@@ -95,31 +95,39 @@ OutputMessage VerdictMessage(const engine::Verdict& verdict, const SourceRecord&
   return m;
 }
 
-OutputMessage RepartitionMessage(engine::PreparedRecord record, const SourceRecord& input,
-                                 const std::string& topic, bool include_body,
-                                 int64_t max_message_bytes, const std::string& body_field,
-                                 const std::string& body_base64_field) {
+void ForwardInputFields(engine::PreparedRecord& record, const SourceRecord& input,
+                        bool include_body, int64_t max_message_bytes,
+                        const std::string& body_field, const std::string& body_base64_field) {
   engine::ForwardedFields& forwarded = record.forwarded.emplace();
   forwarded.key = input.key;
   // Only a unique verdict carries the body, and whether it will be unique is
-  // the next stage's call: every accepted page carries it then.
-  if (include_body && !record.skipped()) {
-    if (auto body = RawBody(input.value, body_field, body_base64_field)) {
-      forwarded.body_field = std::move(body->first);
-      forwarded.body_json = std::move(body->second);
-    }
-  }
+  // a later stage's call: every accepted page carries it then.
+  if (!include_body || record.skipped()) return;
+  auto body = RawBody(input.value, body_field, body_base64_field);
+  if (!body) return;
+  forwarded.body_field = std::move(body->first);
+  forwarded.body_json = std::move(body->second);
   OutputMessage m;
-  m.topic = topic;
   m.key = record.scope;
   m.value = engine::EncodeRepartitionRecord(record);
-  if (forwarded.body_field && !Fits(m, 0, max_message_bytes)) {
+  if (!Fits(m, 0, max_message_bytes)) {
     // The record goes on without its page; its verdict will say so.
     forwarded.body_omitted_bytes = static_cast<int64_t>(forwarded.body_json.size());
     forwarded.body_field.reset();
     forwarded.body_json.clear();
-    m.value = engine::EncodeRepartitionRecord(record);
   }
+}
+
+OutputMessage RepartitionMessage(engine::PreparedRecord record, const SourceRecord& input,
+                                 const std::string& topic, bool include_body,
+                                 int64_t max_message_bytes, const std::string& body_field,
+                                 const std::string& body_base64_field) {
+  ForwardInputFields(record, input, include_body, max_message_bytes, body_field,
+                     body_base64_field);
+  OutputMessage m;
+  m.topic = topic;
+  m.key = record.scope;
+  m.value = engine::EncodeRepartitionRecord(record);
   return m;
 }
 

@@ -33,6 +33,14 @@ OutputMessage VerdictMessage(const engine::Verdict& verdict, const SourceRecord&
                              const OutputTopics& topics, const std::string& body_field,
                              const std::string& body_base64_field);
 
+// What a record carries from its input record to a verdict a later stage
+// publishes (the re-keying and routed stages): the input's key, and its
+// body when include_body needs it for a unique verdict and the encoded
+// record still fits `max_message_bytes` (else the size it would have had).
+void ForwardInputFields(engine::PreparedRecord& record, const SourceRecord& input,
+                        bool include_body, int64_t max_message_bytes,
+                        const std::string& body_field, const std::string& body_base64_field);
+
 // The re-keying stage's record for a prepared event (docs/rekey.md), to
 // `topic`, keyed by the event's scope so each scope's records share a
 // partition. It carries the input's key, and its body when include_body

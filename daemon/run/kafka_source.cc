@@ -32,8 +32,8 @@ void KafkaSource::Close(pipeline::Lanes& lanes) {
 
 Status KafkaSource::Poll(Duration wait, pipeline::Lanes& lanes) {
   lanes_ = &lanes;
-  if (!ends_.known() && ends_.enabled() && run_.upstream_done != nullptr &&
-      run_.upstream_done->load()) {
+  if (run_.stage == StageKind::kDecideRekeyed && !ends_.known() && ends_.enabled() &&
+      run_.upstream_done != nullptr && run_.upstream_done->load()) {
     // Everything the re-keying stage will publish is acknowledged: this
     // stage's ends are the repartition topic's ends now. A partition already
     // read to there (its last records transaction markers) says so no more.

@@ -8,6 +8,8 @@
 #include <fstream>
 
 #include "pipeline/decide_stage.h"
+#include "routed/owner_stage.h"
+#include "routed/route_stage.h"
 #include "run/rekey_stage.h"
 #include "run/topic_checks.h"
 #include "run/transactional_id.h"
@@ -62,7 +64,7 @@ pipeline::PipelineOptions KafkaStage::PipelineOptionsOf() const {
   pipeline::PipelineOptions o;
   o.input_name = kafka_.input_topic;
   // Decoding what the re-keying stage prepared needs no more than one.
-  o.threads = run_.stage == StageKind::kDecideRekeyed ? 1 : run_.threads;
+  o.threads = run_.stage == StageKind::kDecideRekeyed || IsOwnerStage(run_.stage) ? 1 : run_.threads;
   o.lane.batch_records = run_.batch_records;
   o.lane.batch_linger = run_.batch_linger;
   o.lane.checkpoint = {run_.checkpoint_interval, std::nullopt};
@@ -83,17 +85,59 @@ pipeline::PipelineOptions KafkaStage::PipelineOptionsOf() const {
   return o;
 }
 
-std::unique_ptr<pipeline::Stage> KafkaStage::MakeStage() const {
+StatusOr<std::unique_ptr<pipeline::Stage>> KafkaStage::MakeStage(int32_t events_partitions) {
+  const kafka::RoutingOptions& r = kafka_.routing;
   switch (run_.stage) {
     case StageKind::kRekey:
-      return std::make_unique<RekeyStage>(engine_, clock_, kafka_);
+      return std::unique_ptr<pipeline::Stage>(std::make_unique<RekeyStage>(engine_, clock_, kafka_));
     case StageKind::kDecideRekeyed:
-      return std::make_unique<pipeline::DecideStage>(
-          engine_, clock_, *format_, pipeline::DecideStage::Input::kRepartitionRecords);
+      return std::unique_ptr<pipeline::Stage>(std::make_unique<pipeline::DecideStage>(
+          engine_, clock_, *format_, pipeline::DecideStage::Input::kRepartitionRecords));
+    case StageKind::kRoute: {
+      PS_ASSIGN_OR_RETURN(routing::Ownership owners, routing::Ownership::Create(r.partitions));
+      return std::unique_ptr<pipeline::Stage>(std::make_unique<routed::RouteStage>(
+          engine_, clock_, kafka_, *format_, owners, &metrics_->late_records));
+    }
+    case StageKind::kUrlOwners:
+    case StageKind::kContentOwners:
+    case StageKind::kNearOwners: {
+      routed::OwnerContext c;
+      PS_ASSIGN_OR_RETURN(c.next_owners, routing::Ownership::Create(r.partitions));
+      c.topic = kafka_.input_topic;
+      // Who promises this stage progress: every input partition (the route
+      // stage stamps for each), or every partition of the stage before.
+      const bool url = run_.stage == StageKind::kUrlOwners;
+      const std::string& from = url ? r.input_topic
+                                : run_.stage == StageKind::kContentOwners ? r.url_topic
+                                                                          : r.content_topic;
+      for (int32_t p = 0; p < (url ? events_partitions : r.partitions); ++p) {
+        c.sources.push_back(routing::SourceId{from, PartitionId(p)});
+      }
+      c.kind = url ? routed::OwnerKind::kUrl
+               : run_.stage == StageKind::kContentOwners ? routed::OwnerKind::kContent
+                                                         : routed::OwnerKind::kNear;
+      PS_ASSIGN_OR_RETURN(routing::NearPlan plan, routing::NearPlan::ForShard(engine_.shard));
+      auto stage = std::make_unique<routed::OwnerStage>(engine_, kafka_, *format_, std::move(c),
+                                                        std::move(plan));
+      owner_stage_ = stage.get();
+      return std::unique_ptr<pipeline::Stage>(std::move(stage));
+    }
     case StageKind::kDecide:
       break;
   }
-  return std::make_unique<pipeline::DecideStage>(engine_, clock_, *format_);
+  return std::unique_ptr<pipeline::Stage>(
+      std::make_unique<pipeline::DecideStage>(engine_, clock_, *format_));
+}
+
+bool KafkaStage::OwnersFinished() const {
+  if (owner_stage_ == nullptr || run_.until.kind == EndPosition::Kind::kForever ||
+      run_.upstream_done == nullptr || !run_.upstream_done->load()) {
+    return false;
+  }
+  for (const pipeline::Pipeline::LaneInfo& lane : pipeline_->lanes()) {
+    if (lane.pending_bytes > 0 || !owner_stage_->Finished(lane.partition)) return false;
+  }
+  return true;
 }
 
 Status KafkaStage::Start() {
@@ -102,8 +146,10 @@ Status KafkaStage::Start() {
     PS_ASSIGN_OR_RETURN(state_, store::StateEnv::Create(state_options_));
   }
   PS_ASSIGN_OR_RETURN(source_, KafkaSource::Create(kafka_, run_, *metrics_, clock_));
-  PS_ASSIGN_OR_RETURN(int32_t input_partitions, CheckTopics(source_->consumer(), kafka_, run_.stage,
-                                                            clock_, stop_requested_));
+  int32_t events_partitions = 0;
+  PS_ASSIGN_OR_RETURN(int32_t input_partitions,
+                      CheckTopics(source_->consumer(), kafka_, run_.stage, clock_,
+                                  stop_requested_, &events_partitions));
   // Before the producer exists: its batches must fit the topics too.
   if (kafka_.output.learn_topic_limits) {
     PS_ASSIGN_OR_RETURN(kafka_.output.max_message_bytes, OutputSizeLimit(kafka_, run_.stage, clock_));
@@ -125,7 +171,7 @@ Status KafkaStage::Start() {
   }
   format_ = std::make_unique<kafka::KafkaFormat>(kafka_.output, engine_.fields.body,
                                                  engine_.fields.body_base64);
-  stage_ = MakeStage();
+  PS_ASSIGN_OR_RETURN(stage_, MakeStage(events_partitions));
   pipeline_ = std::make_unique<pipeline::Pipeline>(
       *source_, *sink_, *stage_,
       [this](PartitionId p) { return state_->OpenShard(kafka_.input_topic, p, engine_.shard); },
@@ -143,13 +189,18 @@ Status KafkaStage::Start() {
         },
         run_.threads);
   }
+  // An owner stage's input never ends: its backfill ends with its owners.
   PS_RETURN_IF_ERROR(source_->Start(input_partitions, restorer_.get(), opener_.get(),
                                     unowned_ ? &*unowned_ : nullptr,
-                                    run_.stage == StageKind::kDecideRekeyed));
-  spdlog::info("{}consuming {} as group {} ({} partitions), {} {} threads",
-               run_.stage == StageKind::kRekey ? "re-keying stage: " : "", kafka_.input_topic,
-               kafka_.group_id, input_partitions, PipelineOptionsOf().threads,
-               run_.stage == StageKind::kDecideRekeyed ? "decoding" : "fingerprinting");
+                                    run_.stage == StageKind::kDecideRekeyed ||
+                                        IsOwnerStage(run_.stage)));
+  const bool decoding = run_.stage == StageKind::kDecideRekeyed || IsOwnerStage(run_.stage);
+  const std::string who = run_.stage == StageKind::kRekey ? "re-keying stage: "
+                          : kafka_.routing.enabled ? std::string(StageName(run_.stage)) + " stage: "
+                                                   : "";
+  spdlog::info("{}consuming {} as group {} ({} partitions), {} {} threads", who,
+               kafka_.input_topic, kafka_.group_id, input_partitions, PipelineOptionsOf().threads,
+               decoding ? "decoding" : "fingerprinting");
   started_ = true;
   return Status::Ok();
 }
@@ -165,7 +216,7 @@ StatusOr<RunSummary> KafkaStage::Run() {
       pipeline_->Abandon();
       return s;
     }
-    if (pipeline_->Done()) {
+    if (pipeline_->Done() || OwnersFinished()) {
       summary.backfill_complete = true;
       break;
     }

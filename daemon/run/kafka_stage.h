@@ -13,6 +13,7 @@
 #include "kafka/output_messages.h"
 #include "pipeline/background_opener.h"
 #include "pipeline/pipeline.h"
+#include "routed/owner_stage.h"
 #include "run/changelog_restorer.h"
 #include "run/kafka_source.h"
 #include "run/metrics_sampler.h"
@@ -60,7 +61,10 @@ class KafkaStage {
  private:
   bool stateful() const { return run_.stage != StageKind::kRekey; }
   pipeline::PipelineOptions PipelineOptionsOf() const;
-  std::unique_ptr<pipeline::Stage> MakeStage() const;
+  StatusOr<std::unique_ptr<pipeline::Stage>> MakeStage(int32_t events_partitions);
+  // A backfill's owner stage: the stage feeding it is done, and every
+  // owner it holds has seen its sources end with nothing left in flight.
+  bool OwnersFinished() const;
   // One round of the pipeline, then the periodic chores.
   Status Step();
   Status Shutdown();
@@ -88,6 +92,7 @@ class KafkaStage {
   std::optional<UnownedShards> unowned_;         // with changelog.enabled
   std::unique_ptr<kafka::KafkaFormat> format_;
   std::unique_ptr<pipeline::Stage> stage_;
+  routed::OwnerStage* owner_stage_ = nullptr;  // stage_, when it is an owner stage
   // Last: closed first, while what its lanes use is still there.
   std::unique_ptr<pipeline::Pipeline> pipeline_;
 

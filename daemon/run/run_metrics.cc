@@ -63,6 +63,10 @@ RunMetrics::RunMetrics(metrics::Registry& r, const std::string& prefix)
       restored_bytes(r.AddCounter(prefix + "restored_bytes_total",
                                   "Bytes of changelog records applied to shards by restores.")
                          .Get()),
+      late_records(r.AddCounter(prefix + "routed_late_records_total",
+                                "Routed dedup: records later than routing.max_lateness, "
+                                "decided at their partition's floor (where they arrived).")
+                       .Get()),
       processing_latency(r.AddHistogram(prefix + "processing_latency_seconds",
                                         "From a record consumed to its verdict decided (and "
                                         "queued for the producer).",

@@ -54,6 +54,9 @@ struct RunMetrics {
   metrics::Counter& changelog_records;
   metrics::Counter& restored_records;
   metrics::Counter& restored_bytes;
+  // Routed dedup's route stage (docs/global-routing.md): records later than
+  // routing.max_lateness, decided where they arrived.
+  metrics::Counter& late_records;
 
   metrics::Histogram& processing_latency;
   metrics::Histogram& fingerprint_time;

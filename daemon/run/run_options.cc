@@ -67,4 +67,23 @@ StatusOr<RunOptions> RunOptionsFromConfig(const Config& config) {
   return o;
 }
 
+const char* StageName(StageKind stage) {
+  switch (stage) {
+    case StageKind::kRekey:
+      return "rekey";
+    case StageKind::kRoute:
+      return "route";
+    case StageKind::kUrlOwners:
+      return "url";
+    case StageKind::kContentOwners:
+      return "content";
+    case StageKind::kNearOwners:
+      return "near";
+    case StageKind::kDecide:
+    case StageKind::kDecideRekeyed:
+      break;
+  }
+  return "decide";
+}
+
 }  // namespace pagesieve::run

@@ -36,7 +36,24 @@ enum class StageKind {
   kDecide,         // the input is partitioned by scope: events → verdicts
   kRekey,          // events → repartition records keyed by scope; no state
   kDecideRekeyed,  // repartition records → verdicts
+  // Routed dedup (scope.routing = "fingerprint", docs/global-routing.md):
+  kRoute,          // events → records stamped with their order, to their URL's owner
+  kUrlOwners,      // the URL tier, on the owners of URL digests
+  kContentOwners,  // the exact tier and the verdict, on the owners of content digests
+  kNearOwners,     // near lookups, on the owners of SimHash table and LSH band keys
 };
+
+// A short name for logs and transactional ids: "decide" (both deciding
+// stages), "rekey", "route", "url", "content", "near".
+const char* StageName(StageKind stage);
+
+// One of routed dedup's owner stages: its input is an internal topic,
+// which has no end of its own; a backfill's owner stage is done once its
+// owners have seen every source end.
+inline bool IsOwnerStage(StageKind stage) {
+  return stage == StageKind::kUrlOwners || stage == StageKind::kContentOwners ||
+         stage == StageKind::kNearOwners;
+}
 
 struct RunOptions {
   int threads = 1;
@@ -53,7 +70,8 @@ struct RunOptions {
   StageKind stage = StageKind::kDecide;
   // kDecideRekeyed with --until: set once the re-keying stage in this process
   // finished its backfill; the loop then stops at the repartition topic's
-  // ends of that moment.
+  // ends of that moment. An owner stage's: the stage that feeds it is done
+  // (then it is done once its own owners are finished).
   const std::atomic<bool>* upstream_done = nullptr;
 };
 

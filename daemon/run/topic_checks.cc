@@ -1,5 +1,6 @@
 #include "run/topic_checks.h"
 
+#include <spdlog/fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <map>
@@ -69,15 +70,46 @@ Status EnsureRepartitionTopic(const kafka::KafkaOptions& kafka, int32_t existing
       .WithContext("input.repartition_topic");
 }
 
+// Routed dedup's internal topics: created when missing (any routed stage
+// may start first), refused when they exist with other partition counts
+// (the owners place keys by the count).
+Status EnsureRoutedTopics(const kafka::KafkaOptions& kafka, const TopicCounts& topics) {
+  const kafka::RoutingOptions& r = kafka.routing;
+  std::vector<std::string> missing;
+  for (const std::string& topic : r.Topics()) {
+    const int32_t existing = PartitionsOf(topics, topic);
+    if (existing == 0) {
+      missing.push_back(topic);
+    } else if (existing != r.partitions) {
+      return Status::FailedPrecondition(
+          "routed dedup's topic '" + topic + "' has " + std::to_string(existing) +
+          " partitions, routing.partitions says " + std::to_string(r.partitions) +
+          ": every internal topic needs the same count (set routing.partitions to it, or use "
+          "another kafka.group_id for new topics)");
+    }
+  }
+  if (missing.empty()) return Status::Ok();
+  spdlog::info("creating routed dedup's topics {} ({} partitions each, retention {})",
+               fmt::join(missing, ", "), r.partitions, FormatDuration(r.retention));
+  const kafka::TopicAdmin admin(kafka.bootstrap_servers, kafka.common, kafka.startup_timeout);
+  return admin
+      .Create(missing, r.partitions,
+              {{"cleanup.policy", "delete"}, {"retention.ms", std::to_string(r.retention.count())}})
+      .WithContext("routing.partitions");
+}
+
 }  // namespace
 
 StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptions& kafka,
                               StageKind stage, const Clock& clock,
-                              const std::atomic<bool>& stop_requested) {
+                              const std::atomic<bool>& stop_requested, int32_t* events_partitions) {
   PS_ASSIGN_OR_RETURN(TopicCounts topics, WaitForBroker(consumer, kafka, clock, stop_requested));
-  const int32_t input = PartitionsOf(topics, kafka.input_topic);
+  // An owner stage reads an internal topic, which may not exist yet: the
+  // input it is about is the events' topic.
+  const std::string& events = IsOwnerStage(stage) ? kafka.routing.input_topic : kafka.input_topic;
+  const int32_t input = PartitionsOf(topics, events);
   if (input == 0) {
-    return Status::FailedPrecondition("input topic '" + kafka.input_topic +
+    return Status::FailedPrecondition("input topic '" + events +
                                       "' does not exist (kafka.input_topic)");
   }
   const std::pair<const char*, const std::string*> outputs[] = {
@@ -95,17 +127,24 @@ StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptio
     PS_RETURN_IF_ERROR(
         EnsureRepartitionTopic(kafka, PartitionsOf(topics, kafka.rekey.topic), input));
   }
+  if (kafka.routing.enabled) PS_RETURN_IF_ERROR(EnsureRoutedTopics(kafka, topics));
+  if (events_partitions != nullptr) *events_partitions = input;
+  // An owner stage's input is its internal topic, made just above if missing.
+  const int32_t read = IsOwnerStage(stage) ? kafka.routing.partitions : input;
   if (kafka.changelog.enabled && stage != StageKind::kRekey) {
     PS_RETURN_IF_ERROR(
-        EnsureChangelogTopic(kafka, PartitionsOf(topics, kafka.changelog.topic), input));
+        EnsureChangelogTopic(kafka, PartitionsOf(topics, kafka.changelog.topic), read));
   }
-  return input;
+  return read;
 }
 
 StatusOr<int64_t> OutputSizeLimit(const kafka::KafkaOptions& kafka, StageKind stage,
                                   const Clock& clock) {
   std::vector<std::string> written = kafka.output.All();
   if (stage == StageKind::kRekey) written.push_back(kafka.rekey.topic);
+  if (kafka.routing.enabled) {
+    for (const std::string& topic : kafka.routing.Topics()) written.push_back(topic);
+  }
   if (kafka.changelog.enabled && stage != StageKind::kRekey) written.push_back(kafka.changelog.topic);
   const kafka::TopicAdmin admin(kafka.bootstrap_servers, kafka.common, kafka.startup_timeout);
   // Instances started together race to create the changelog and

@@ -19,10 +19,16 @@ namespace pagesieve::run {
 // check fails with one clear line naming the setting at fault, before any
 // record is read.
 //
-// Returns the input topic's partition count.
+// Routed dedup's internal topics are created when missing and refused with
+// another partition count than routing.partitions.
+//
+// Returns the partition count of the topic the stage reads, and sets
+// `events_partitions` (when given) to the events' input topic's (for an
+// owner stage, not the topic it reads).
 StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptions& kafka,
                               StageKind stage, const Clock& clock,
-                              const std::atomic<bool>& stop_requested);
+                              const std::atomic<bool>& stop_requested,
+                              int32_t* events_partitions = nullptr);
 
 // The largest message this stage may produce: the producer's
 // message.max.bytes, or the smallest max.message.bytes of the topics it

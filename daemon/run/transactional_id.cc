@@ -20,7 +20,7 @@ constexpr int kMaxSlots = 64;
 
 StatusOr<TransactionalId> TransactionalId::Claim(const kafka::KafkaOptions& kafka, StageKind stage,
                                                  const std::string& state_dir) {
-  const std::string stage_name = stage == StageKind::kRekey ? "rekey" : "decide";
+  const std::string stage_name = StageName(stage);
   if (!kafka.processing.transactional_id.empty()) {
     return TransactionalId(kafka.processing.transactional_id + "-" + stage_name, -1);
   }

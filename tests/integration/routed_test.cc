@@ -1,0 +1,233 @@
+// Global dedup routed by fingerprint on a real broker (docs/global-routing.md):
+// with scope.key = "global" and scope.routing = "fingerprint", the route,
+// URL, content and near stages spread one scope's state over the partitions
+// of their internal topics. Whatever the number of those partitions and of
+// instances, and with instances killed and restarted, every record's
+// verdict must be the one pagesieve dedup gives over the same records
+// sorted in the routed order (event time, then input partition and offset),
+// and no owner partition may hold much more than its share of the entries.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "daemon_fixture.h"
+#include "daemon_group.h"
+#include "store/changelog.h"
+#include "wait_until.h"
+
+namespace pagesieve::testing {
+namespace {
+
+using std::chrono::seconds;
+
+struct RoutedCase {
+  int partitions;  // of each internal topic
+  int instances;
+  int kills;  // SIGKILLs of a running instance, each restarted on its disk
+};
+
+std::string Name(const ::testing::TestParamInfo<RoutedCase>& info) {
+  return std::to_string(info.param.partitions) + "Partitions" +
+         std::to_string(info.param.instances) + "Instances" + std::to_string(info.param.kills) +
+         "Kills";
+}
+
+class RoutedTest : public DaemonTest, public ::testing::WithParamInterface<RoutedCase> {
+ protected:
+  static constexpr int64_t kHourMs = 3'600'000;
+
+  // The records dedup decides, in the routed order: every input record but
+  // the flush records (which stay undecided: nothing comes after them), by
+  // event time, then partition and offset. Records that are not events
+  // (dead letters) come first; their place does not matter.
+  struct Ordered {
+    std::vector<TestMessage> records;
+    std::vector<std::tuple<int64_t, int32_t, int64_t>> keys;
+  };
+  Ordered ReadInOrder() const {
+    Ordered out;
+    std::vector<std::pair<std::tuple<int64_t, int32_t, int64_t>, TestMessage>> all;
+    for (int p = 0; p < kPartitions; ++p) {
+      StatusOr<std::vector<TestMessage>> records = ReadPartition(input_, p);
+      EXPECT_TRUE(records.ok()) << records.status().ToString();
+      if (!records.ok()) continue;
+      for (const TestMessage& m : *records) {
+        if (m.key == "flush") continue;
+        const Json event = Json::parse(m.value, nullptr, /*allow_exceptions=*/false);
+        const int64_t t = event.is_object() && event.contains("fetched_at")
+                              ? event["fetched_at"].get<int64_t>()
+                              : INT64_MIN;
+        all.emplace_back(std::make_tuple(t, m.partition, m.offset), m);
+      }
+    }
+    std::sort(all.begin(), all.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [key, m] : all) {
+      out.keys.push_back(key);
+      out.records.push_back(std::move(m));
+    }
+    return out;
+  }
+
+  // pagesieve dedup over the ordered records, with the same configuration.
+  Expected ExpectInOrder(const std::string& config_path, const Ordered& ordered) const {
+    Expected expected;
+    std::string jsonl;
+    for (const TestMessage& m : ordered.records) jsonl += m.value + "\n";
+    const std::string in = dir_.File("ordered.jsonl");
+    const std::string dlq = dir_.File("ordered.dlq");
+    WriteFile(in, jsonl);
+    ProcessResult r = RunPagesieve({"dedup", "-q", "--config", config_path, "-i", in, "--dlq", dlq});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::istringstream verdicts(r.out);
+    for (std::string line; std::getline(verdicts, line);) {
+      Json v = Json::parse(line);
+      expected.verdicts[v["event_id"]] = v;
+    }
+    std::istringstream dead(ReadFile(dlq));
+    for (std::string line; std::getline(dead, line);) {
+      const size_t index = Json::parse(line)["line"].get<size_t>() - 1;
+      expected.dead_letters.emplace(std::get<1>(ordered.keys[index]),
+                                    std::get<2>(ordered.keys[index]));
+    }
+    expected.records = ordered.records.size();
+    return expected;
+  }
+
+  // Entries each partition of an owner stage's changelog holds (the latest
+  // record of each key, tombstones left out).
+  std::vector<size_t> EntriesPerPartition(const std::string& changelog, int partitions) const {
+    std::vector<size_t> counts;
+    for (int32_t p = 0; p < partitions; ++p) {
+      StatusOr<std::vector<TestMessage>> records = ReadPartition(changelog, p);
+      EXPECT_TRUE(records.ok()) << records.status().ToString();
+      std::map<std::string, bool> live;
+      for (const TestMessage& m : records.ok() ? *records : std::vector<TestMessage>{}) {
+        StatusOr<store::ChangelogKey> key = store::DecodeChangelogKey(m.key.value_or(""));
+        // URL, exact and near entries (not the metadata, not filter pages).
+        if (!key.ok() || !key->entry() || key->column_family < 1 || key->column_family > 3) {
+          continue;
+        }
+        live[*m.key] = !m.value.empty();
+      }
+      counts.push_back(static_cast<size_t>(
+          std::count_if(live.begin(), live.end(), [](const auto& kv) { return kv.second; })));
+    }
+    return counts;
+  }
+
+  // One flush event per input partition, a day after everything else: it
+  // lifts each partition's floor past every record (docs/global-routing.md,
+  // "Bounded lateness"), as the live crawl's later pages would.
+  std::vector<TestMessage> FlushRecords(int64_t after_ms) const {
+    std::vector<TestMessage> flush;
+    for (int p = 0; p < kPartitions; ++p) {
+      TestMessage m;
+      m.partition = p;
+      m.key = "flush";
+      m.value = Json{{"url", "https://flush.example/p" + std::to_string(p)},
+                     {"fetched_at", after_ms + 24 * kHourMs},
+                     {"status", 200},
+                     {"content_type", "text/html"},
+                     {"body", "<html><body><p>flush " + std::to_string(p) + "</p></body></html>"}}
+                    .dump();
+      flush.push_back(std::move(m));
+    }
+    return flush;
+  }
+};
+
+TEST_P(RoutedTest, VerdictsEqualDedupInEventTimeOrderWhateverThePartitionsAndInstances) {
+  const RoutedCase c = GetParam();
+  std::vector<TestMessage> stream =
+      LabelledStream({.seed = 11, .articles = 15, .sites = 25, .bad_records = 3});
+  int64_t last_ms = 0;
+  for (const TestMessage& m : stream) {
+    const Json event = Json::parse(m.value, nullptr, false);
+    if (event.is_object() && event.contains("fetched_at")) {
+      last_ms = std::max(last_ms, event["fetched_at"].get<int64_t>());
+    }
+  }
+  const std::string group = "routed-" + input_;
+  const std::string extra =
+      "threads = 1\n"
+      "[processing]\nguarantee = \"exactly_once\"\ntransaction_timeout = \"20s\"\n"
+      "[scope]\nkey = \"global\"\nrouting = \"fingerprint\"\n"
+      "[routing]\npartitions = " +
+      std::to_string(c.partitions) + "\nmax_lateness = \"1h\"\n";
+  std::vector<std::string> configs;
+  for (int i = 0; i < c.instances; ++i) {
+    configs.push_back(WriteConfig("i" + std::to_string(i), group,
+                                  dir_.File("state-" + std::to_string(i)), extra));
+  }
+  std::mt19937 rng(20261128 + c.partitions);
+  Group instances(dir_, configs);
+  for (int i = 0; i < c.instances; ++i) instances.Start(static_cast<size_t>(i));
+
+  // Half the stream, kills while it moves through the stages, the rest and
+  // the flush records, and the rest of the kills.
+  const size_t half = stream.size() / 2;
+  ASSERT_TRUE(Produce(input_, {stream.begin(), stream.begin() + static_cast<long>(half)}).ok());
+  int kills = 0;
+  // Each kill lands once the run has published a few more messages than
+  // now (skipped verdicts and dead letters come at once, the others as the
+  // floors pass them), or after 30 s: in the middle of work.
+  auto kill_one = [&] {
+    const int64_t target = PublishedCount() + 1 + static_cast<int64_t>(rng() % 30);
+    WaitUntil([&] { return PublishedCount() >= target; }, seconds(30));
+    const size_t victim = instances.Pick(rng);
+    instances.At(victim)->Kill();
+    instances.Start(victim);
+    ++kills;
+  };
+  for (; kills < c.kills / 2;) kill_one();
+  ASSERT_TRUE(Produce(input_, {stream.begin() + static_cast<long>(half), stream.end()}).ok());
+  ASSERT_TRUE(Produce(input_, FlushRecords(last_ms), /*to_partitions=*/true).ok());
+  while (kills < c.kills) kill_one();
+
+  const Ordered ordered = ReadInOrder();
+  const Expected expected = ExpectInOrder(configs[0], ordered);
+  const Published published = ReadPublished(expected.verdicts.size() + expected.dead_letters.size());
+  for (size_t i : instances.Running()) {
+    EXPECT_EQ(instances.At(i)->Terminate(), 0) << instances.Logs();
+  }
+  ExpectPublishedEquals(published, expected);
+  size_t repeated = 0;
+  for (const auto& [id, copies] : published.verdicts) repeated += copies.size() > 1;
+  EXPECT_EQ(repeated, 0u);
+
+  // Each owner stage's entries spread over its partitions: none holds more
+  // than about twice its share.
+  for (const char* stage : {"url", "content", "near"}) {
+    const std::vector<size_t> counts =
+        EntriesPerPartition(group + "-" + stage + "-state-changelog", c.partitions);
+    size_t total = 0;
+    for (size_t n : counts) total += n;
+    EXPECT_GT(total, 0u) << stage;
+    if (c.partitions == 1) continue;
+    for (size_t n : counts) {
+      EXPECT_LE(n, 2 * total / static_cast<size_t>(c.partitions) + 4) << stage;
+    }
+  }
+  std::cout << c.partitions << " partitions, " << c.instances << " instances, " << kills
+            << " kills: " << expected.verdicts.size() << " verdicts, "
+            << expected.dead_letters.size() << " dead letters, "
+            << instances.CountInLogs("transaction aborted") << " transactions aborted\n";
+  if (HasFailure()) std::cout << instances.Logs();
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, RoutedTest,
+                         ::testing::Values(RoutedCase{1, 1, 0}, RoutedCase{2, 2, 0},
+                                           RoutedCase{4, 3, 2}, RoutedCase{8, 2, 2}),
+                         Name);
+
+}  // namespace
+}  // namespace pagesieve::testing
