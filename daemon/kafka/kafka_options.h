@@ -66,6 +66,9 @@ struct RoutingOptions {
   bool enabled = false;
   int32_t partitions = 8;  // of each internal topic, when created
   Duration max_lateness = std::chrono::minutes(1);
+  // A live input partition with nothing to read this long (wall time)
+  // lifts its floor to now less max_lateness; zero: never.
+  Duration idle_timeout = std::chrono::seconds(30);
   Duration retention = std::chrono::hours(24 * 7);
   std::string input_topic;  // the events' (kafka.input_topic)
   // "<group_id>-routed-url", "-routed-content", "-routed-near".

@@ -20,6 +20,7 @@ Status ReadRoutingOptions(const Config& config, KafkaOptions& o) {
   }
   r.partitions = static_cast<int32_t>(partitions);
   PS_ASSIGN_OR_RETURN(r.max_lateness, config.GetDuration("routing.max_lateness"));
+  PS_ASSIGN_OR_RETURN(r.idle_timeout, config.GetDuration("routing.idle_timeout"));
   PS_ASSIGN_OR_RETURN(r.retention, config.GetDuration("routing.retention"));
   r.input_topic = o.input_topic;
   r.url_topic = o.group_id + "-routed-url";

@@ -83,7 +83,8 @@ Status Lane::AfterProcessing(bool at_end) {
   // the offset it commits.
   if ((changelog_ && changelog_->shipping())) return Status::Ok();
   std::vector<OutputMessage> output;
-  PS_RETURN_IF_ERROR(stage_.AfterProcessing(partition_, at_end, &output).WithContext(name_));
+  const Stage::LaneRound round{at_end, batches_.empty()};
+  PS_RETURN_IF_ERROR(stage_.AfterProcessing(partition_, round, &output).WithContext(name_));
   for (OutputMessage& m : output) unsent_.push_back(std::move(m));
   return Status::Ok();
 }

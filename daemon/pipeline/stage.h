@@ -57,13 +57,18 @@ class Stage {
   }
   // The lane closed; its shard is closed after this.
   virtual void LaneClosed(PartitionId partition) { (void)partition; }
+  // Where a lane stands after a round of processing.
+  struct LaneRound {
+    bool at_end = false;   // everything up to its end is processed (a backfill)
+    bool drained = false;  // nothing it read is left to process
+  };
   // After each round of processing: output that belongs to no one record
   // (a routed stage's promises to the stage it feeds), sent after the
-  // records' own. `at_end`: the lane processed everything up to its end.
-  virtual Status AfterProcessing(PartitionId partition, bool at_end,
+  // records' own.
+  virtual Status AfterProcessing(PartitionId partition, const LaneRound& round,
                                  std::vector<OutputMessage>* out) {
     (void)partition;
-    (void)at_end;
+    (void)round;
     (void)out;
     return Status::Ok();
   }

@@ -60,7 +60,7 @@ const std::string* OwnerStage::ProgressTopic() const {
   return nullptr;
 }
 
-Status OwnerStage::AfterProcessing(PartitionId partition, bool,
+Status OwnerStage::AfterProcessing(PartitionId partition, const LaneRound&,
                                    std::vector<pipeline::OutputMessage>* out) {
   Lane& lane = lanes_.at(partition);
   const std::string* topic = ProgressTopic();

@@ -51,7 +51,7 @@ class OwnerStage final : public pipeline::Stage {
                                      engine::VerdictCounts& counts) override;
   Status LaneOpened(PartitionId partition, store::Shard* shard) override;
   void LaneClosed(PartitionId partition) override { lanes_.erase(partition); }
-  Status AfterProcessing(PartitionId partition, bool at_end,
+  Status AfterProcessing(PartitionId partition, const LaneRound& round,
                          std::vector<pipeline::OutputMessage>* out) override;
   void BeforeCheckpoint(PartitionId partition, store::Shard& shard) override;
 

@@ -17,8 +17,9 @@ Status RouteStage::LaneOpened(PartitionId partition, store::Shard* shard) {
     floor = shard->watermark() - lateness;
   }
   lanes_.insert_or_assign(
-      partition, Lane{routing::SourceFloor(kafka_.input_topic, partition, lateness, Offset(0), floor),
-                      std::nullopt});
+      partition,
+      Lane{routing::SourceFloor(kafka_.input_topic, partition, lateness, Offset(0), floor),
+           std::nullopt, shard, clock_.SteadyNow()});
   return Status::Ok();
 }
 
@@ -26,6 +27,7 @@ Status RouteStage::Process(engine::PreparedRecord record, const pipeline::Source
                            store::TierStores* stores, engine::VerdictCounts& counts,
                            std::vector<pipeline::OutputMessage>* out) {
   Lane& lane = lanes_.at(input.partition);
+  lane.last_record = clock_.SteadyNow();
   const routing::SourceFloor::Stamped stamped = lane.floor.Stamp(record.event_time, input.lane_offset);
   stores->ObserveEventTime(record.event_time);  // the floor, checkpointed
   if (stamped.late && late_ != nullptr) late_->Increment();
@@ -52,12 +54,35 @@ pipeline::OutputMessage RouteStage::DeadLetter(const pipeline::SourceRecord& inp
   return format_.DeadLetter(input, error);
 }
 
+// A live partition that receives nothing would hold every verdict back: it
+// promises nothing new. Once it has had nothing to process for
+// routing.idle_timeout (wall time), it is at the head of its log, and any
+// record appended from now on comes from a crawl that fetched it about now:
+// so its floor rises to now less routing.max_lateness, as if a record
+// fetched now had come. A record that comes later below it is late, and
+// counted. The floor is kept as the shard's watermark, so the lift is
+// checkpointed with the promise it makes.
+void RouteStage::MaybeLift(Lane& lane, const LaneRound& round) {
+  const Duration idle = kafka_.routing.idle_timeout;
+  const Clock::SteadyTime now = clock_.SteadyNow();
+  if (!round.drained) {
+    lane.last_record = now;  // records wait: not idle, whatever the clock says
+    return;
+  }
+  if (idle.count() <= 0 || lane.floor.ended() || now - lane.last_record < idle) return;
+  const EventTime fetched_now = EventTime::FromWallClock(clock_.Now());
+  if (fetched_now - kafka_.routing.max_lateness <= lane.floor.floor()) return;
+  lane.floor.LiftTo(fetched_now - kafka_.routing.max_lateness);
+  lane.shard->ObserveEventTime(fetched_now);
+}
+
 // Once per round, after the records it covers (the same producer, the same
 // partitions: the URL owners read the promise after them).
-Status RouteStage::AfterProcessing(PartitionId partition, bool at_end,
+Status RouteStage::AfterProcessing(PartitionId partition, const LaneRound& round,
                                    std::vector<pipeline::OutputMessage>* out) {
   Lane& lane = lanes_.at(partition);
-  if (at_end && !lane.floor.ended()) lane.floor.End();
+  if (round.at_end && !lane.floor.ended()) lane.floor.End();
+  MaybeLift(lane, round);
   const routing::OrderKey promise = lane.floor.Promise();
   if (lane.promised && !(*lane.promised < promise)) return Status::Ok();
   lane.promised = promise;

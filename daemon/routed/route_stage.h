@@ -25,6 +25,10 @@ namespace pagesieve::routed {
 // highest event time less routing.max_lateness: so the lane's shard keeps
 // it as its watermark, checkpointed with the input offset and shipped in
 // the changelog, and a replay stamps every record as the first time did.
+// A live partition with nothing to read lifts its floor after
+// routing.idle_timeout of wall time (MaybeLift), the one place a verdict
+// may depend on the wall clock: a record that comes later below the lifted
+// floor is late.
 // A record that is not accepted (its status) gets its "skipped" verdict
 // here: it touches no state.
 class RouteStage final : public pipeline::Stage {
@@ -50,14 +54,18 @@ class RouteStage final : public pipeline::Stage {
                                      engine::VerdictCounts& counts) override;
   Status LaneOpened(PartitionId partition, store::Shard* shard) override;
   void LaneClosed(PartitionId partition) override { lanes_.erase(partition); }
-  Status AfterProcessing(PartitionId partition, bool at_end,
+  Status AfterProcessing(PartitionId partition, const LaneRound& round,
                          std::vector<pipeline::OutputMessage>* out) override;
 
  private:
   struct Lane {
     routing::SourceFloor floor;
     std::optional<routing::OrderKey> promised;  // last sent to the URL owners
+    store::Shard* shard = nullptr;              // keeps the floor as its watermark
+    Clock::SteadyTime last_record{};            // or the last round with records waiting
   };
+  // Lifts an idle live partition's floor (routing.idle_timeout).
+  void MaybeLift(Lane& lane, const LaneRound& round);
 
   const engine::EngineOptions& options_;
   const Clock& clock_;

@@ -151,6 +151,38 @@ TEST(KafkaOptionsTest, InputNotPartitionedByScopeIsReKeyedThroughATopicNamedAfte
   EXPECT_FALSE(Read("", {"input.partitioned_by=url", "input.repartition_partitions=-1"}).ok());
 }
 
+TEST(KafkaOptionsTest, RoutingByFingerprintNamesItsTopicsAfterTheGroupAndReplacesReKeying) {
+  StatusOr<KafkaOptions> scoped = Read("", {"kafka.group_id=sieve"});
+  ASSERT_TRUE(scoped.ok()) << scoped.status().ToString();
+  EXPECT_FALSE(scoped->routing.enabled);  // the default: routed by scope
+
+  StatusOr<KafkaOptions> o = Read("", {"kafka.group_id=sieve", "scope.routing=fingerprint",
+                                       "input.partitioned_by=url", "routing.partitions=16"});
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_TRUE(o->routing.enabled);
+  EXPECT_FALSE(o->rekey.enabled) << "the route stage reads any input";
+  EXPECT_EQ(o->routing.partitions, 16);
+  EXPECT_EQ(o->routing.input_topic, "pages");
+  EXPECT_EQ(o->routing.Topics(), (std::vector<std::string>{
+                                     "sieve-routed-url", "sieve-routed-content", "sieve-routed-near"}));
+  EXPECT_EQ(o->routing.max_lateness, std::chrono::minutes(1));
+  EXPECT_EQ(o->routing.idle_timeout, std::chrono::seconds(30));
+}
+
+TEST(KafkaOptionsTest, RoutingByFingerprintRefusesWhatWouldBreakIt) {
+  const std::pair<std::vector<std::string>, const char*> bad[] = {
+      {{"scope.routing=site"}, "scope.routing"},
+      {{"scope.routing=fingerprint", "processing.guarantee=at_least_once"}, "exactly_once"},
+      {{"scope.routing=fingerprint", "routing.partitions=0"}, "routing.partitions"},
+      {{"scope.routing=fingerprint", "output.unique=pagesieve-routed-near"}, "internal topic"},
+  };
+  for (const auto& [sets, says] : bad) {
+    StatusOr<KafkaOptions> o = Read("", sets);
+    ASSERT_FALSE(o.ok()) << sets.back();
+    EXPECT_THAT(o.status().message(), HasSubstr(says)) << sets.back();
+  }
+}
+
 TEST(KafkaOptionsTest, OneTopicForAllVerdictsIsValid) {
   StatusOr<KafkaOptions> o =
       Read("", {"output.unique=verdicts", "output.duplicate=verdicts", "output.skipped=verdicts"});
