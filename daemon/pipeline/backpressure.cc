@@ -21,6 +21,7 @@ void Backpressure::Apply(size_t pending_bytes, int64_t unacknowledged,
     source.Pause(change);
   } else {
     for (PartitionId p : change) paused_.erase(p);
+    spdlog::debug("backpressure: resuming {} partitions ({} bytes pending, {} unacknowledged)", change.size(), pending_bytes, unacknowledged);
     source.Resume(change);
   }
 }

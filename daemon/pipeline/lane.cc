@@ -79,12 +79,16 @@ Status Lane::ProcessBatch(BatchQueue::Batch& batch, engine::VerdictCounts& count
 }
 
 Status Lane::AfterProcessing(bool at_end) {
-  // Not while a checkpoint is shipped: its records must be the last before
-  // the offset it commits.
-  if ((changelog_ && changelog_->shipping())) return Status::Ok();
+  // Not while a checkpoint or commit is under way: it waits for everything
+  // sent to be acknowledged, and its records must be the last before the
+  // offset it commits.
+  if ((changelog_ && changelog_->shipping()) || commit_requested_) return Status::Ok();
   std::vector<OutputMessage> output;
   const Stage::LaneRound round{at_end, batches_.empty()};
   PS_RETURN_IF_ERROR(stage_.AfterProcessing(partition_, round, &output).WithContext(name_));
+  // What the stage sends now may rest on state it changed (a route lane's
+  // lifted floor): the next checkpoint must hold it, records or not.
+  if (!output.empty()) emitted_ = true;
   for (OutputMessage& m : output) unsent_.push_back(std::move(m));
   return Status::Ok();
 }
@@ -193,7 +197,7 @@ StatusOr<std::optional<Offset>> Lane::MaybeCheckpoint(Sink& sink, bool force) {
     if (!force && !CheckpointDue()) return std::optional<Offset>();
     if (next_offset_.value() < 0) return std::optional<Offset>();  // nothing read yet
     if (!unsent_.empty() || counter_->unacknowledged > 0) return std::optional<Offset>();
-    if (checkpointed_ && *checkpointed_ == next_offset_ && !SeedDue()) {
+    if (checkpointed_ && *checkpointed_ == next_offset_ && !SeedDue() && !emitted_) {
       last_checkpoint_ = clock_.SteadyNow();
       since_checkpoint_ = 0;
       return std::optional<Offset>();
@@ -218,6 +222,7 @@ Status Lane::Commit(Offset next) {
     PrepareShard();
     PS_RETURN_IF_ERROR(shard_->Checkpoint(next));
   }
+  emitted_ = false;
   checkpointed_ = next;
   last_checkpoint_ = clock_.SteadyNow();
   since_checkpoint_ = 0;

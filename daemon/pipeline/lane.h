@@ -139,7 +139,9 @@ class Lane {
   std::optional<Offset> replay_until() const { return replay_until_; }
   // Records processed since the last checkpoint, or a changelog to seed: a
   // checkpoint is worth taking.
-  bool progressed() const { return !checkpointed_ || *checkpointed_ < next_offset_ || SeedDue(); }
+  bool progressed() const {
+    return !checkpointed_ || *checkpointed_ < next_offset_ || SeedDue() || emitted_;
+  }
 
   // Everything read so far has been processed and acknowledged, and no
   // checkpoint is under way.
@@ -148,7 +150,7 @@ class Lane {
   // has the shard).
   bool Checkpointed() const {
     return next_offset_.value() < 0 ||
-           (checkpointed_ && *checkpointed_ == next_offset_ && !SeedDue());
+           (checkpointed_ && *checkpointed_ == next_offset_ && !SeedDue() && !emitted_);
   }
   // Batches are at the pool: waiting for them is worth it.
   bool WaitingForPool() const { return batches_.waiting_for_pool(); }
@@ -204,6 +206,7 @@ class Lane {
   std::optional<Offset> checkpointed_;
   Clock::SteadyTime last_checkpoint_{};
   int64_t since_checkpoint_ = 0;  // records processed since the last checkpoint
+  bool emitted_ = false;          // the stage sent output of its own since then
   size_t pending_bytes_ = 0;
 };
 

@@ -337,3 +337,94 @@ TEST_F(LaneTest, PendingBytesCountWhatIsReadButNotProcessed) {
 
 }  // namespace
 }  // namespace pagesieve::pipeline::testing
+
+namespace pagesieve::pipeline::testing {
+namespace {
+
+// A stage that decides, and after a round sends one message of its own
+// when told (as routed dedup's route stage promises its floor).
+class SpeakingStage final : public Stage {
+ public:
+  explicit SpeakingStage(DecideStage& decide) : decide_(decide) {}
+  engine::PreparePool::PrepareFnFactory PrepareFactory() const override {
+    return decide_.PrepareFactory();
+  }
+  bool stateful() const override { return true; }
+  Status Process(engine::PreparedRecord record, const SourceRecord& input,
+                 store::TierStores* stores, engine::VerdictCounts& counts,
+                 std::vector<OutputMessage>* out) override {
+    return decide_.Process(std::move(record), input, stores, counts, out);
+  }
+  OutputMessage DeadLetter(const SourceRecord& input, const Status& error,
+                           engine::VerdictCounts& counts) override {
+    return decide_.DeadLetter(input, error, counts);
+  }
+  Status AfterProcessing(PartitionId, const LaneRound&, std::vector<OutputMessage>* out) override {
+    ++rounds;
+    if (speak) out->push_back(OutputMessage{"promises", std::nullopt, "floor", {}, 0, false});
+    speak = false;
+    return Status::Ok();
+  }
+  bool speak = false;
+  int rounds = 0;
+
+ private:
+  DecideStage& decide_;
+};
+
+class SpeakingLaneTest : public LaneTest {
+ protected:
+  void SetUp() override {
+    LaneTest::SetUp();
+    options_.transactional = true;
+    lane_.reset();
+    lane_ = std::make_unique<Lane>("pages-2", PartitionId(2),
+                                   std::move(OpenShard(PartitionId(2))).value(), nullptr,
+                                   options_, speaking_, clock_);
+    lane_->StartAt(Offset(0));
+  }
+  // One commit cycle, everything acknowledged.
+  void Commit() {
+    lane_->RequestCommit();
+    for (int i = 0; i < 10; ++i) {
+      sink_.AckAll();
+      StatusOr<bool> ready = lane_->PrepareCommit(sink_);
+      ASSERT_TRUE(ready.ok()) << ready.status().ToString();
+      if (*ready) break;
+    }
+    ASSERT_TRUE(lane_->FinishCommit().ok());
+  }
+  SpeakingStage speaking_{stage_};
+};
+
+// What a stage sends of its own may rest on state it changed without a
+// record (a lifted floor): it makes the lane's next commit checkpoint, and
+// nothing is added while a commit waits for what was sent.
+TEST_F(SpeakingLaneTest, OutputOfTheStagesOwnIsCheckpointedThoughNoRecordCame) {
+  ASSERT_TRUE(lane_->Add(Record(0, "https://one.example/a", 1)));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  ASSERT_TRUE(lane_->AfterProcessing(false).ok());
+  Commit();
+  EXPECT_TRUE(lane_->Checkpointed());
+  EXPECT_FALSE(lane_->progressed());
+
+  speaking_.speak = true;
+  ASSERT_TRUE(lane_->AfterProcessing(false).ok());
+  EXPECT_TRUE(lane_->progressed()) << "its promise needs a checkpoint";
+  EXPECT_FALSE(lane_->Checkpointed());
+  ASSERT_TRUE(Process().ok());  // sends it
+  ASSERT_EQ(sink_.sent.back().value, "floor");
+
+  lane_->RequestCommit();
+  const int rounds = speaking_.rounds;
+  speaking_.speak = true;
+  ASSERT_TRUE(lane_->AfterProcessing(false).ok());
+  EXPECT_EQ(speaking_.rounds, rounds) << "not asked while a commit waits";
+  Commit();
+  EXPECT_TRUE(lane_->Checkpointed());
+  EXPECT_FALSE(lane_->progressed());
+}
+
+}  // namespace
+}  // namespace pagesieve::pipeline::testing

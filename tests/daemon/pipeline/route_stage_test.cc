@@ -30,7 +30,8 @@ class RouteStageTest : public PipelineTestBase {
     kafka_.routing.idle_timeout = kIdle;
     kafka_.routing.url_topic = "g-routed-url";
     stage_ = std::make_unique<routed::RouteStage>(engine_, clock_, kafka_, format_,
-                                                  *routing::Ownership::Create(kOwners), nullptr);
+                                                  *routing::Ownership::Create(kOwners), nullptr,
+                                                  routed::SentCounters(nullptr, nullptr));
     shard_ = std::move(OpenShard(kP)).value();
     ASSERT_TRUE(stage_->LaneOpened(kP, shard_.get()).ok());
   }
@@ -131,6 +132,24 @@ TEST_F(RouteStageTest, AnIdlePartitionsFloorRisesWithTheWallClockAfterTheIdleTim
   const routing::RoutedRecord r = std::get<routing::RoutedRecord>(Decode(out[0]));
   EXPECT_TRUE(r.late);
   EXPECT_EQ(r.key.time, now - kLateness);
+}
+
+// A promise each round would keep the stage's transaction from ever being
+// ready to commit (it waits for everything sent): an idle partition lifts
+// its floor once per idle_timeout.
+TEST_F(RouteStageTest, AnIdlePartitionLiftsItsFloorOncePerIdleTimeoutNotEveryRound) {
+  Route(Record(0, "https://a.example/x", 1, kP));
+  Round();
+  clock_.Advance(kIdle);
+  ASSERT_EQ(Promises(Round()).size(), static_cast<size_t>(kOwners));
+  for (int i = 0; i < 10; ++i) {
+    clock_.Advance(std::chrono::seconds(1));
+    EXPECT_TRUE(Round().empty()) << "round " << i;
+  }
+  clock_.Advance(kIdle);
+  const std::vector<routing::OrderKey> promises = Promises(Round());
+  ASSERT_EQ(promises.size(), static_cast<size_t>(kOwners));
+  EXPECT_EQ(promises[0].time, EventTime::FromWallClock(clock_.Now()) - kLateness);
 }
 
 TEST_F(RouteStageTest, APartitionWithRecordsWaitingIsNeverIdle) {
