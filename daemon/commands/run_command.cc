@@ -156,6 +156,7 @@ StatusOr<run::RunSummary> RunRouted(const RunSetup& setup, run::RunMetrics& metr
   run::StageChain chain(g_stop);
   run::RunOptions route_run = setup.run;
   route_run.stage = run::StageKind::kRoute;
+  route_run.checkpoint_interval = r.checkpoint_interval;
   const std::atomic<bool>& stop_route = chain.NextStopFlag();
   chain.Add(std::make_unique<run::KafkaStage>(setup.kafka, setup.sieve, setup.state, route_run,
                                               Clock::System(), stop_route, &metrics),
@@ -174,6 +175,7 @@ StatusOr<run::RunSummary> RunRouted(const RunSetup& setup, run::RunMetrics& metr
     kafka::KafkaOptions kafka = setup.kafka;
     run::RunOptions run = setup.run;
     run.stage = o.kind;
+    run.checkpoint_interval = r.checkpoint_interval;
     Downstream(kafka, run, setup.kafka.group_id + "-" + o.name, o.topic,
                chain.upstream_done(upstream++));
     kafka.changelog.topic = kafka.group_id + "-state-changelog";

@@ -69,6 +69,10 @@ struct RoutingOptions {
   // A live input partition with nothing to read this long (wall time)
   // lifts its floor to now less max_lateness; zero: never.
   Duration idle_timeout = std::chrono::seconds(30);
+  // Each routed stage's transaction interval (its run.checkpoint_interval):
+  // a record whose near keys an earlier record in flight shares waits for
+  // that record's outcome, two transactions per link of such a chain.
+  Duration checkpoint_interval = std::chrono::milliseconds(100);
   Duration retention = std::chrono::hours(24 * 7);
   std::string input_topic;  // the events' (kafka.input_topic)
   // "<group_id>-routed-url", "-routed-content", "-routed-near".

@@ -21,6 +21,10 @@ Status ReadRoutingOptions(const Config& config, KafkaOptions& o) {
   r.partitions = static_cast<int32_t>(partitions);
   PS_ASSIGN_OR_RETURN(r.max_lateness, config.GetDuration("routing.max_lateness"));
   PS_ASSIGN_OR_RETURN(r.idle_timeout, config.GetDuration("routing.idle_timeout"));
+  PS_ASSIGN_OR_RETURN(r.checkpoint_interval, config.GetDuration("routing.checkpoint_interval"));
+  if (r.checkpoint_interval < std::chrono::milliseconds(10)) {
+    return Status::InvalidArgument("routing.checkpoint_interval must be at least 10ms");
+  }
   PS_ASSIGN_OR_RETURN(r.retention, config.GetDuration("routing.retention"));
   r.input_topic = o.input_topic;
   r.url_topic = o.group_id + "-routed-url";

@@ -37,7 +37,7 @@ Status OwnerStage::Process(engine::PreparedRecord, const pipeline::SourceRecord&
   routing::Outbox outbox;
   PS_RETURN_IF_ERROR(lane.owner->Take(*std::move(message), &outbox));
   if (!outbox.progress.empty()) lane.unsent_progress = outbox.progress.back();
-  AppendOutbox(outbox, kafka_.routing, format_, counts, out);
+  AppendOutbox(outbox, kafka_.routing, format_, sent_, counts, out);
   return Status::Ok();
 }
 
@@ -65,7 +65,7 @@ Status OwnerStage::AfterProcessing(PartitionId partition, const LaneRound&,
   Lane& lane = lanes_.at(partition);
   const std::string* topic = ProgressTopic();
   if (!lane.unsent_progress || topic == nullptr) return Status::Ok();
-  Broadcast(*topic, context_.next_owners.partitions(), *lane.unsent_progress, out);
+  Broadcast(*topic, context_.next_owners.partitions(), *lane.unsent_progress, sent_, out);
   lane.unsent_progress.reset();
   return Status::Ok();
 }

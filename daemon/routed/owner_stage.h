@@ -10,6 +10,7 @@
 #include "pipeline/output_format.h"
 #include "pipeline/stage.h"
 #include "routed/partition_owner.h"
+#include "routed/routed_output.h"
 #include "routing/near_plan.h"
 
 namespace pagesieve::routed {
@@ -32,9 +33,11 @@ class OwnerStage final : public pipeline::Stage {
   // the owners' kind, their sources and where they send; its decider and
   // plan are the stage's own.
   OwnerStage(const engine::EngineOptions& options, const kafka::KafkaOptions& kafka,
-             const pipeline::OutputFormat& format, OwnerContext context, routing::NearPlan plan)
+             const pipeline::OutputFormat& format, OwnerContext context, routing::NearPlan plan,
+             SentCounters sent)
       : kafka_(kafka),
         format_(format),
+        sent_(sent),
         decider_(options.decider),
         plan_(std::move(plan)),
         context_(std::move(context)) {
@@ -68,6 +71,7 @@ class OwnerStage final : public pipeline::Stage {
 
   const kafka::KafkaOptions& kafka_;
   const pipeline::OutputFormat& format_;
+  const SentCounters sent_;
   const engine::Decider decider_;
   const routing::NearPlan plan_;
   OwnerContext context_;

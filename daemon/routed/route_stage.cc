@@ -42,7 +42,8 @@ Status RouteStage::Process(engine::PreparedRecord record, const pipeline::Source
                             options_.fields.body_base64);
   const PartitionId to = url_owners_.OfUrl(record.scope, record.fingerprints->url);
   out->push_back(ToPartition(kafka_.routing.url_topic, to,
-                             routing::RoutedRecord{stamped.key, stamped.late, std::move(record)}));
+                             routing::RoutedRecord{stamped.key, stamped.late, std::move(record)},
+                             sent_));
   counts.AddRekeyed();
   return Status::Ok();
 }
@@ -74,6 +75,9 @@ void RouteStage::MaybeLift(Lane& lane, const LaneRound& round) {
   if (fetched_now - kafka_.routing.max_lateness <= lane.floor.floor()) return;
   lane.floor.LiftTo(fetched_now - kafka_.routing.max_lateness);
   lane.shard->ObserveEventTime(fetched_now);
+  // The next lift after another idle_timeout: a promise each round would
+  // keep the stage's transaction from ever being ready to commit.
+  lane.last_record = now;
 }
 
 // Once per round, after the records it covers (the same producer, the same
@@ -87,7 +91,8 @@ Status RouteStage::AfterProcessing(PartitionId partition, const LaneRound& round
   if (lane.promised && !(*lane.promised < promise)) return Status::Ok();
   lane.promised = promise;
   Broadcast(kafka_.routing.url_topic, url_owners_.partitions(),
-            routing::Progress{routing::SourceId{kafka_.input_topic, partition}, promise, {}}, out);
+            routing::Progress{routing::SourceId{kafka_.input_topic, partition}, promise, {}}, sent_,
+            out);
   return Status::Ok();
 }
 

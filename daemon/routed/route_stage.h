@@ -9,6 +9,7 @@
 #include "metrics/metric.h"
 #include "pipeline/output_format.h"
 #include "pipeline/stage.h"
+#include "routed/routed_output.h"
 #include "routing/ownership.h"
 #include "routing/source_floor.h"
 
@@ -34,16 +35,18 @@ namespace pagesieve::routed {
 class RouteStage final : public pipeline::Stage {
  public:
   // Everything passed by reference must outlive the stage. `late` (may be
-  // null) counts records later than routing.max_lateness.
+  // null) counts records later than routing.max_lateness; `sent` what the
+  // stage sends.
   RouteStage(const engine::EngineOptions& options, const Clock& clock,
              const kafka::KafkaOptions& kafka, const pipeline::OutputFormat& format,
-             routing::Ownership url_owners, metrics::Counter* late)
+             routing::Ownership url_owners, metrics::Counter* late, SentCounters sent)
       : options_(options),
         clock_(clock),
         kafka_(kafka),
         format_(format),
         url_owners_(url_owners),
-        late_(late) {}
+        late_(late),
+        sent_(sent) {}
 
   engine::PreparePool::PrepareFnFactory PrepareFactory() const override;
   bool stateful() const override { return true; }
@@ -73,6 +76,7 @@ class RouteStage final : public pipeline::Stage {
   const pipeline::OutputFormat& format_;
   const routing::Ownership url_owners_;
   metrics::Counter* const late_;
+  const SentCounters sent_;
   std::map<PartitionId, Lane> lanes_;
 };
 

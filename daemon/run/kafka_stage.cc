@@ -96,7 +96,8 @@ StatusOr<std::unique_ptr<pipeline::Stage>> KafkaStage::MakeStage(int32_t events_
     case StageKind::kRoute: {
       PS_ASSIGN_OR_RETURN(routing::Ownership owners, routing::Ownership::Create(r.partitions));
       return std::unique_ptr<pipeline::Stage>(std::make_unique<routed::RouteStage>(
-          engine_, clock_, kafka_, *format_, owners, &metrics_->late_records));
+          engine_, clock_, kafka_, *format_, owners, &metrics_->late_records,
+          routed::SentCounters(&metrics_->routed_messages, &metrics_->routed_message_bytes)));
     }
     case StageKind::kUrlOwners:
     case StageKind::kContentOwners:
@@ -117,8 +118,9 @@ StatusOr<std::unique_ptr<pipeline::Stage>> KafkaStage::MakeStage(int32_t events_
                : run_.stage == StageKind::kContentOwners ? routed::OwnerKind::kContent
                                                          : routed::OwnerKind::kNear;
       PS_ASSIGN_OR_RETURN(routing::NearPlan plan, routing::NearPlan::ForShard(engine_.shard));
-      auto stage = std::make_unique<routed::OwnerStage>(engine_, kafka_, *format_, std::move(c),
-                                                        std::move(plan));
+      auto stage = std::make_unique<routed::OwnerStage>(
+          engine_, kafka_, *format_, std::move(c), std::move(plan),
+          routed::SentCounters(&metrics_->routed_messages, &metrics_->routed_message_bytes));
       owner_stage_ = stage.get();
       return std::unique_ptr<pipeline::Stage>(std::move(stage));
     }

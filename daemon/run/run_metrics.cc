@@ -67,6 +67,14 @@ RunMetrics::RunMetrics(metrics::Registry& r, const std::string& prefix)
                                 "Routed dedup: records later than routing.max_lateness, "
                                 "decided at their partition's floor (where they arrived).")
                        .Get()),
+      routed_messages(r.AddCounter(prefix + "routed_messages_total",
+                                   "Routed dedup: messages this stage sent on the internal "
+                                   "topics, by kind.",
+                                   {"kind"})),
+      routed_message_bytes(r.AddCounter(prefix + "routed_message_bytes_total",
+                                        "Routed dedup: bytes of those messages (their encoding, "
+                                        "before Kafka's framing and compression), by kind.",
+                                        {"kind"})),
       processing_latency(r.AddHistogram(prefix + "processing_latency_seconds",
                                         "From a record consumed to its verdict decided (and "
                                         "queued for the producer).",

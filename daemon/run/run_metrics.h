@@ -57,6 +57,10 @@ struct RunMetrics {
   // Routed dedup's route stage (docs/global-routing.md): records later than
   // routing.max_lateness, decided where they arrived.
   metrics::Counter& late_records;
+  // What a routed stage sends on the internal topics, by kind (record,
+  // progress, probe, answer, outcome, touch).
+  metrics::CounterFamily& routed_messages;
+  metrics::CounterFamily& routed_message_bytes;
 
   metrics::Histogram& processing_latency;
   metrics::Histogram& fingerprint_time;

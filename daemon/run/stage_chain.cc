@@ -1,9 +1,23 @@
 #include "run/stage_chain.h"
 
+#include <pthread.h>
+
 #include <chrono>
+#include <string>
 #include <thread>
 
 namespace pagesieve::run {
+namespace {
+
+// Threads take their creator's name: the stage's loop and the threads its
+// start creates (the prepare pool, the shard openers) carry "ps-<stage>",
+// so top, perf and /proc/<pid>/task tell the stages apart. (librdkafka
+// and RocksDB name theirs.)
+void NameThisThread(const std::string& name) {
+  pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
+}
+
+}  // namespace
 
 const std::atomic<bool>& StageChain::NextStopFlag() {
   links_.push_back(std::make_unique<Link>());
@@ -16,12 +30,18 @@ void StageChain::Add(std::unique_ptr<KafkaStage> stage, const char* name) {
 }
 
 StatusOr<std::vector<StatusOr<RunSummary>>> StageChain::Run() {
+  char own_name[16] = {};
+  pthread_getname_np(pthread_self(), own_name, sizeof(own_name));
   for (const auto& link : links_) {
-    PS_RETURN_IF_ERROR(link->stage->Start().WithContext(std::string(link->name) + " stage"));
+    NameThisThread(std::string("ps-") + link->name);
+    const Status started = link->stage->Start();
+    NameThisThread(own_name);
+    PS_RETURN_IF_ERROR(started.WithContext(std::string(link->name) + " stage"));
   }
   std::vector<std::thread> threads;
   for (const auto& link : links_) {
     threads.emplace_back([l = link.get()] {
+      NameThisThread(std::string("ps-") + l->name);
       l->result = l->stage->Run();
       l->finished.store(true);
     });
