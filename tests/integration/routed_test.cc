@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <set>
 #include <random>
 #include <sstream>
 #include <string>
@@ -105,10 +106,12 @@ class RoutedTest : public DaemonTest, public ::testing::WithParamInterface<Route
     return expected;
   }
 
-  // Entries each partition of an owner stage's changelog holds (the latest
-  // record of each key, tombstones left out).
-  std::vector<size_t> EntriesPerPartition(const std::string& changelog, int partitions) const {
-    std::vector<size_t> counts;
+  // The entries (URL, exact or near keys) each partition of an owner
+  // stage's changelog holds now: the latest record of each key, tombstones
+  // left out.
+  std::vector<std::set<std::string>> EntriesPerPartition(const std::string& changelog,
+                                                         int partitions) const {
+    std::vector<std::set<std::string>> out;
     for (int32_t p = 0; p < partitions; ++p) {
       StatusOr<std::vector<TestMessage>> records = ReadPartition(changelog, p);
       EXPECT_TRUE(records.ok()) << records.status().ToString();
@@ -119,12 +122,15 @@ class RoutedTest : public DaemonTest, public ::testing::WithParamInterface<Route
         if (!key.ok() || !key->entry() || key->column_family < 1 || key->column_family > 3) {
           continue;
         }
-        live[*m.key] = !m.value.empty();
+        live[std::string(key->key)] = !m.value.empty();
       }
-      counts.push_back(static_cast<size_t>(
-          std::count_if(live.begin(), live.end(), [](const auto& kv) { return kv.second; })));
+      std::set<std::string> entries;
+      for (const auto& [k, present] : live) {
+        if (present) entries.insert(k);
+      }
+      out.push_back(std::move(entries));
     }
-    return counts;
+    return out;
   }
 
   // One flush event per input partition, a day after everything else: it
@@ -210,23 +216,32 @@ TEST_P(RoutedTest, VerdictsEqualDedupInEventTimeOrderWhateverThePartitionsAndIns
   for (const auto& [id, copies] : published.verdicts) repeated += copies.size() > 1;
   EXPECT_EQ(repeated, 0u);
 
-  // Each owner stage's entries spread over its partitions: none holds more
-  // than about twice its share.
+  // The URL and content owners hold each entry in one partition: none holds
+  // more than about twice its share. A near entry lives at every partition
+  // that owns one of its keys (4 SimHash tables, 33 LSH bands), so below
+  // 37 partitions most partitions hold most entries: reported, not held to
+  // 2/N (docs/global-routing.md, "What a partition holds").
+  std::string spread;
   for (const char* stage : {"url", "content", "near"}) {
-    const std::vector<size_t> counts =
+    const std::vector<std::set<std::string>> held =
         EntriesPerPartition(group + "-" + stage + "-state-changelog", c.partitions);
-    size_t total = 0;
-    for (size_t n : counts) total += n;
-    EXPECT_GT(total, 0u) << stage;
-    if (c.partitions == 1) continue;
-    for (size_t n : counts) {
-      EXPECT_LE(n, 2 * total / static_cast<size_t>(c.partitions) + 4) << stage;
+    std::set<std::string> distinct;
+    size_t most = 0;
+    for (const std::set<std::string>& entries : held) {
+      distinct.insert(entries.begin(), entries.end());
+      most = std::max(most, entries.size());
     }
+    EXPECT_GT(distinct.size(), 0u) << stage;
+    spread += std::string(" ") + stage + " " + std::to_string(most) + "/" +
+              std::to_string(distinct.size());
+    if (c.partitions == 1 || std::string(stage) == "near") continue;
+    EXPECT_LE(most, 2 * distinct.size() / static_cast<size_t>(c.partitions) + 4) << stage;
   }
   std::cout << c.partitions << " partitions, " << c.instances << " instances, " << kills
             << " kills: " << expected.verdicts.size() << " verdicts, "
             << expected.dead_letters.size() << " dead letters, "
-            << instances.CountInLogs("transaction aborted") << " transactions aborted\n";
+            << instances.CountInLogs("transaction aborted")
+            << " transactions aborted; most entries in one partition, of all:" << spread << "\n";
   if (HasFailure()) std::cout << instances.Logs();
 }
 
