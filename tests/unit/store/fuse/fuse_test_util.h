@@ -61,6 +61,8 @@ struct FusePages {
 
 inline constexpr int64_t kHourMs = 3'600'000;
 
+inline EventTime At(int64_t ms) { return EventTimeFromMillis(ms); }
+
 // 8 hours of TTL: generations of one hour.
 inline BloomOptions EightHourOptions(uint64_t expected) {
   BloomOptions o;

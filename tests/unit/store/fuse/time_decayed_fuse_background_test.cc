@@ -14,9 +14,8 @@ namespace {
 
 using testing::EightHourOptions;
 using testing::FusePages;
+using testing::At;
 using testing::kHourMs;
-
-EventTime At(int64_t ms) { return EventTimeFromMillis(ms); }
 
 struct Inserted {
   uint64_t key;

@@ -12,9 +12,8 @@ namespace {
 
 using testing::EightHourOptions;
 using testing::FusePages;
+using testing::At;
 using testing::kHourMs;
-
-EventTime At(int64_t ms) { return EventTimeFromMillis(ms); }
 
 void ExpectSameAnswers(const TimeDecayedFuse& a, const TimeDecayedFuse& b) {
   SplitMix64Stream probe(1);  // the fill's keys first, then absent ones

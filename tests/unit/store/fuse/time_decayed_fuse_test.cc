@@ -13,9 +13,8 @@ namespace {
 
 using testing::EightHourOptions;
 using testing::FusePages;
+using testing::At;
 using testing::kHourMs;
-
-EventTime At(int64_t ms) { return EventTimeFromMillis(ms); }
 
 // Fills the worst phase: 8 sealed generations and the open one each holding
 // their share, checkpointing every 1,000 inserts as a shard would. Returns
