@@ -38,7 +38,7 @@ class OwnerStage final : public pipeline::Stage {
       : kafka_(kafka),
         format_(format),
         sent_(sent),
-        decider_(options.decider),
+        decider_(InOrder(options.decider)),
         plan_(std::move(plan)),
         context_(std::move(context)) {
     context_.decider = &decider_;
@@ -66,6 +66,14 @@ class OwnerStage final : public pipeline::Stage {
     std::unique_ptr<PartitionOwner> owner;
     std::optional<routing::Progress> unsent_progress;  // the latest, sent after the round
   };
+  // The rules as routed dedup applies them: in event-time order, where a
+  // later offset of an input partition may come first, so lookups do not
+  // ignore entries of later offsets (a replay ahead of its input cannot
+  // happen to an owner: its state and input offset commit together).
+  static engine::DeciderOptions InOrder(engine::DeciderOptions options) {
+    options.ignore_later_offsets = false;
+    return options;
+  }
   // Where this stage's promises go: none for the near owners.
   const std::string* ProgressTopic() const;
 

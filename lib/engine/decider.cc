@@ -5,12 +5,6 @@
 namespace pagesieve::engine {
 namespace {
 
-// Lookups of a record ignore entries created by later records of its
-// partition (a replay into state that is ahead: store::OriginFilter).
-store::OriginFilter FilterFor(const PreparedRecord& r) {
-  return store::OriginFilter{r.partition, r.offset};
-}
-
 bool IsSelf(const store::Origin& origin, const PreparedRecord& r) {
   return origin.IsRecord(r.partition, r.offset);
 }
@@ -59,7 +53,7 @@ StatusOr<Decider::Settled> Decider::UrlTier(const PreparedRecord& record,
                                             store::TierStores& stores) const {
   const Fingerprints& fp = *record.fingerprints;
   PS_ASSIGN_OR_RETURN(store::UrlLookup lookup,
-                      stores.LookupUrl(record.scope, fp.url, FilterFor(record)));
+                      stores.LookupUrl(record.scope, fp.url, ReplayFilter(record)));
   Settled decision;
   if (options_.url_mode == store::UrlMode::kBloom) {
     // The Bloom filter knows neither the origin nor the content.
@@ -83,7 +77,7 @@ StatusOr<Decider::Settled> Decider::ExactTier(const PreparedRecord& record,
                                               store::TierStores& stores) const {
   const Digest128& content = record.fingerprints->content;
   PS_ASSIGN_OR_RETURN(std::optional<store::ContentEntry> entry,
-                      stores.LookupContent(record.scope, content, FilterFor(record)));
+                      stores.LookupContent(record.scope, content, ReplayFilter(record)));
   if (!entry) return Settled();
   // The record's own entry: it was unique the first time it was processed
   // (state is ahead of the input), so it stays unique; its entries are there.
@@ -107,7 +101,7 @@ StatusOr<Decider::Settled> Decider::NearTier(const PreparedRecord& record,
   }
   if (rule.method != NearMethod::kSimHash) query.sketch = fp.minhash;
   PS_ASSIGN_OR_RETURN(std::vector<store::NearCandidate> candidates,
-                      stores.FindNear(record.scope, query, FilterFor(record)));
+                      stores.FindNear(record.scope, query, ReplayFilter(record)));
   const std::optional<NearVerdict> match = JudgeNear(record, candidates);
   if (!match) return Settled();
   const store::NearCandidate& c = *match->candidate;

@@ -21,6 +21,12 @@ struct DeciderOptions {
   // The distance the shard's SimHash tables serve (the widest of any site):
   // with near.method = both, every candidate within it is judged by Jaccard.
   int near_table_distance = 3;
+  // Lookups ignore entries created by later offsets of the record's own
+  // input partition: a replay into state that is ahead of its input
+  // (store::OriginFilter). Routed dedup turns it off: it decides in
+  // event-time order, where a later offset of a partition may come first,
+  // and its owners' state is never ahead of their input.
+  bool ignore_later_offsets = true;
 };
 
 // The dedup rules (docs/engine.md), applied to one prepared record against
@@ -46,6 +52,12 @@ class Decider {
   StatusOr<std::optional<Decision>> DecideUrl(const PreparedRecord& record,
                                               store::TierStores& stores) const;
   StatusOr<Decision> DecideContent(const PreparedRecord& record, store::TierStores& stores) const;
+
+  // What the record's lookups ignore (DeciderOptions::ignore_later_offsets).
+  store::OriginFilter ReplayFilter(const PreparedRecord& record) const {
+    if (!options_.ignore_later_offsets) return store::OriginFilter{};
+    return store::OriginFilter{record.partition, record.offset};
+  }
 
  private:
   // Each tier returns a decision when it settles the record.

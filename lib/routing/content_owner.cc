@@ -19,10 +19,6 @@ uint64_t QueueKey(const Digest128& digest) {
   return k;
 }
 
-store::OriginFilter FilterFor(const engine::PreparedRecord& r) {
-  return store::OriginFilter{r.partition, r.offset};
-}
-
 }  // namespace
 
 void ContentOwner::OnRecord(RoutedRecord record) {
@@ -122,7 +118,7 @@ Status ContentOwner::Step(Outbox* out) {
       // the decision sees, which counts the record's own event time.
       stores_.ObserveEventTime(r.record.event_time);
       PS_ASSIGN_OR_RETURN(std::optional<store::ContentEntry> exact,
-                          stores_.LookupContent(r.record.scope, fp.content, FilterFor(r.record)));
+                          stores_.LookupContent(r.record.scope, fp.content, decider_.ReplayFilter(r.record)));
       if (exact || !fp.simhash) {
         PS_RETURN_IF_ERROR(Decide(std::move(r), {}, std::nullopt, out));
       } else {
@@ -164,8 +160,11 @@ Status ContentOwner::Probe(RoutedRecord r, Outbox* out) {
     req.simhash = *fp.simhash;
     req.sketch = fp.minhash;
     req.event_time = rec.event_time;
-    req.input_partition = rec.partition;
-    req.input_offset = rec.offset;
+    // The near owner filters as the decider does; partition -1 (no
+    // partition) when it does not (routed dedup on Kafka).
+    const store::OriginFilter filter = decider_.ReplayFilter(rec);
+    req.input_partition = filter.partition.value_or(PartitionId(-1));
+    req.input_offset = filter.offset;
     g.probed.push_back(p.owner);
     g.waiting_for.insert(p.owner);
     out->probes.emplace_back(p.owner, std::move(req));

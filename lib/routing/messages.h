@@ -52,7 +52,8 @@ struct NearProbeRequest {
   std::string sketch;  // empty: none
   EventTime event_time;
   // The record's input position: lookups ignore entries of later records of
-  // its input partition (store::OriginFilter, a replay into state ahead).
+  // its input partition (store::OriginFilter, a replay into state ahead);
+  // partition -1 when the rules ignore none (routed dedup on Kafka).
   PartitionId input_partition;
   Offset input_offset;
 };

@@ -130,7 +130,8 @@ StatusOr<std::optional<NearAnswer>> NearOwner::Answer(const NearProbeRequest& p)
   query.simhash = p.simhash;
   query.max_distance = table_distance_;
   query.sketch = p.sketch;
-  const store::OriginFilter filter{p.input_partition, p.input_offset};
+  store::OriginFilter filter;  // none when the content owner filters none
+  if (p.input_partition.value() >= 0) filter = {p.input_partition, p.input_offset};
   std::vector<store::NearCandidate> found;
   {
     ReadPointScope at(stores_, p.key.time);

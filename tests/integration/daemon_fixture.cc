@@ -79,31 +79,41 @@ std::string DaemonTest::WriteConfig(const std::string& name, const std::string& 
   return ConfigPath(name);
 }
 
+Expected DaemonTest::DedupOver(const std::string& config_path,
+                               const std::vector<TestMessage>& records,
+                               const std::string& name) const {
+  Expected expected;
+  expected.records = records.size();
+  std::string jsonl;
+  for (const TestMessage& m : records) jsonl += m.value + "\n";
+  const std::string in = dir_.File(name + ".jsonl");
+  const std::string dlq = dir_.File(name + ".dlq");
+  WriteFile(in, jsonl);
+  ProcessResult r = RunPagesieve({"dedup", "-q", "--config", config_path, "-i", in, "--dlq", dlq});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream verdicts(r.out);
+  for (std::string line; std::getline(verdicts, line);) {
+    Json v = Json::parse(line);
+    expected.verdicts[v["event_id"]] = v;
+  }
+  std::istringstream dead(ReadFile(dlq));
+  for (std::string line; std::getline(dead, line);) {
+    const TestMessage& m = records[Json::parse(line)["line"].get<size_t>() - 1];
+    expected.dead_letters.emplace(m.partition, m.offset);
+  }
+  return expected;
+}
+
 Expected DaemonTest::ExpectVerdicts(const std::string& config_path) const {
   Expected expected;
   for (int p = 0; p < kPartitions; ++p) {
     StatusOr<std::vector<TestMessage>> records = ReadPartition(input_, p);
     EXPECT_TRUE(records.ok()) << records.status().ToString();
     if (!records.ok()) continue;
-    expected.records += records->size();
-    std::string jsonl;
-    for (const TestMessage& m : *records) jsonl += m.value + "\n";
-    const std::string in = dir_.File("partition" + std::to_string(p) + ".jsonl");
-    const std::string dlq = dir_.File("partition" + std::to_string(p) + ".dlq");
-    WriteFile(in, jsonl);
-    ProcessResult r =
-        RunPagesieve({"dedup", "-q", "--config", config_path, "-i", in, "--dlq", dlq});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    std::istringstream verdicts(r.out);
-    for (std::string line; std::getline(verdicts, line);) {
-      Json v = Json::parse(line);
-      expected.verdicts[v["event_id"]] = v;
-    }
-    std::istringstream dead(ReadFile(dlq));
-    for (std::string line; std::getline(dead, line);) {
-      const int64_t index = Json::parse(line)["line"].get<int64_t>() - 1;
-      expected.dead_letters.emplace(p, (*records)[index].offset);
-    }
+    Expected part = DedupOver(config_path, *records, "partition" + std::to_string(p));
+    expected.records += part.records;
+    expected.verdicts.merge(part.verdicts);
+    expected.dead_letters.merge(part.dead_letters);
   }
   return expected;
 }

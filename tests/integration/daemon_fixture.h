@@ -59,7 +59,13 @@ class DaemonTest : public ::testing::Test {
                           const std::string& state_dir, const std::string& extra = "") const;
   std::string ConfigPath(const std::string& name) const { return dir_.File(name + ".toml"); }
 
+  // What pagesieve dedup says over each input partition.
   Expected ExpectVerdicts(const std::string& config_path) const;
+  // pagesieve dedup over `records` in the order given (a file named after
+  // `name`): each verdict by event id, each dead letter by the record's
+  // input position.
+  Expected DedupOver(const std::string& config_path, const std::vector<TestMessage>& records,
+                     const std::string& name) const;
   // Reads the output topics until `count` messages arrived (or 120 s).
   Published ReadPublished(size_t count) const;
   // Messages in the output topics now (sum of their end offsets).
