@@ -36,11 +36,31 @@ def throughput_row(label, runs, stream):
     }
 
 
-def latency_summary(result):
+def slow_seconds(result, threshold_ms):
+    """Records slower than threshold_ms by the second of the run they were
+    appended in: one stall shows as one or two seconds, a periodic one as
+    many."""
+    counts = {}
+    for latency, at in zip(result.to_appended_ms, result.appended_at_s):
+        if latency > threshold_ms:
+            counts[int(at)] = counts.get(int(at), 0) + 1
+    return {str(second): counts[second] for second in sorted(counts)}
+
+
+def latency_summary(result, warmup_s):
     def figures(values):
         return {"p50_ms": percentile(values, 50), "p99_ms": percentile(values, 99),
                 "max_ms": max(values)}
+    slow_ms = max(50, 3 * percentile(result.to_appended_ms, 50))
+    # The daemon's first seconds (its pages faulted in, librdkafka's first
+    # transactions) beside the broker's and kcat's: both figures are given.
+    steady = [latency for latency, at in zip(result.to_appended_ms, result.appended_at_s)
+              if at >= warmup_s]
     return {
+        "warmup_s": warmup_s,
+        "after_warmup": figures(steady) if steady else None,
+        "slow_threshold_ms": slow_ms,
+        "slow_by_second": slow_seconds(result, slow_ms),
         "rate_per_s": result.rate,
         "events": result.sent,
         "to_verdict_appended": figures(result.to_appended_ms),
@@ -80,6 +100,14 @@ def format_table(report):
                      "max %.0f" % (
                          lat["rate_per_s"], lat["events"], p["p50_ms"], p["p99_ms"],
                          p["max_ms"], c["p50_ms"], c["p99_ms"], c["max_ms"]))
+        steady = lat["after_warmup"]
+        if steady:
+            lines.append("  the same after the first %g s (%s): p50 %d p99 %d max %d" % (
+                lat["warmup_s"], "input appended -> verdict appended", steady["p50_ms"],
+                steady["p99_ms"], steady["max_ms"]))
+        slow = ", ".join("%ss: %d" % kv for kv in lat["slow_by_second"].items()) or "none"
+        lines.append("verdicts appended over %d ms after their input, by the second of the run "
+                     "the input was appended in: %s" % (lat["slow_threshold_ms"], slow))
     for problem in report["problems"]:
         lines.append("FAILED: " + problem)
     return "\n".join(lines)

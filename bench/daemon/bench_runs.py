@@ -134,7 +134,8 @@ def run_daemon_backlog(pagesieve, broker, topics, threads, workdir, tag):
 
 
 class LatencyResult:
-    def __init__(self, rate, sent, usage, to_appended_ms, to_consumed_ms, dead_letters):
+    def __init__(self, rate, sent, usage, to_appended_ms, to_consumed_ms, dead_letters,
+                 appended_at_s):
         self.rate = rate
         self.sent = sent
         self.usage = usage
@@ -142,6 +143,9 @@ class LatencyResult:
         self.to_appended_ms = to_appended_ms
         self.to_consumed_ms = to_consumed_ms   # verdict read by a consumer - input appended
         self.dead_letters = dead_letters
+        # When each record of to_appended_ms was appended, in seconds after
+        # the first input record: where in the run the slow ones were.
+        self.appended_at_s = appended_at_s
 
 
 def produce_paced(broker, topic, lines, rate):
@@ -191,9 +195,11 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
         if "verdict" in record:
             src = record["source"]
             read_at.setdefault((src["partition"], src["offset"]), when)
-    to_appended, to_consumed = [], []
+    to_appended, to_consumed, sent_at = [], [], []
+    first = min(appended_at.values())
     for position, (stamp, _) in by_position.items():
         sent = appended_at[position]
         to_appended.append(stamp - sent)
         to_consumed.append(read_at[position] * 1000.0 - sent)
-    return LatencyResult(rate, count, usage, to_appended, to_consumed, dead)
+        sent_at.append((sent - first) / 1000.0)
+    return LatencyResult(rate, count, usage, to_appended, to_consumed, dead, sent_at)

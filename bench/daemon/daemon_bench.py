@@ -57,6 +57,8 @@ def parse_args():
                     help="latency input rate as a fraction of the measured run throughput")
     ap.add_argument("--rate", type=float, default=0, help="latency input rate (pages/s)")
     ap.add_argument("--latency-seconds", type=float, default=30)
+    ap.add_argument("--warmup-seconds", type=float, default=3,
+                    help="latency is also given for the records appended after this")
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--latency-only", action="store_true",
                     help="no throughput runs: latency at --rate alone")
@@ -137,7 +139,7 @@ def latency(args, broker, stream, prefix, workdir, rate):
     say("latency: %d events at %.1f/s (load %s)" % (count, rate, load_average()))
     result = bench_runs.run_latency(args.pagesieve, broker, topics, args.threads,
                                     args.partitions, stream, rate, count, workdir)
-    return bench_report.latency_summary(result)
+    return bench_report.latency_summary(result, args.warmup_seconds)
 
 
 def prepare_broker(args, broker, stream, prefix):
