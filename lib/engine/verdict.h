@@ -60,6 +60,10 @@ struct Decision {
 struct Verdict {
   PreparedRecord record;
   Decision decision;
+  // Routed dedup: the record came below its input partition's floor (more
+  // than routing.max_lateness behind it) and was decided where it arrived,
+  // not at its event time (docs/global-routing.md, "Bounded lateness").
+  bool late = false;
 
   friend bool operator==(const Verdict&, const Verdict&) = default;
 };

@@ -74,6 +74,7 @@ std::string EncodeVerdictJson(const Verdict& verdict) {
   j["event_time"] = FormatRfc3339(r.event_time);
   if (d.kind == VerdictKind::kSkipped) j["status"] = r.status;
   if (r.truncated) j["truncated"] = true;
+  if (verdict.late) j["late"] = true;
   if (r.source) {
     j["source"] = {{"topic", r.source->topic},
                    {"partition", r.source->partition.value()},

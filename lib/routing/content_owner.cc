@@ -234,7 +234,7 @@ Status ContentOwner::Decide(RoutedRecord r, const std::vector<PartitionId>& prob
       }
     }
   }
-  out->verdicts.push_back(engine::Verdict{std::move(r.record), std::move(decision)});
+  out->verdicts.push_back(engine::Verdict{std::move(r.record), std::move(decision), r.late});
   queue_.Finish(key);
   stores_.DeleteHeld(HeldKey(HeldKind::kRecord, key));
   if (gathered) {

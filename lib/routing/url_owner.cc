@@ -51,7 +51,7 @@ Status UrlOwner::Step(Outbox* out) {
       PS_ASSIGN_OR_RETURN(by_url, decider_.DecideUrl(r.record, stores_));
     }
     if (by_url) {
-      out->verdicts.push_back(engine::Verdict{std::move(r.record), std::move(*by_url)});
+      out->verdicts.push_back(engine::Verdict{std::move(r.record), std::move(*by_url), r.late});
     } else {
       const engine::Fingerprints& fp = *r.record.fingerprints;
       out->records.emplace_back(content_owners_.OfContent(r.record.scope, fp.content),

@@ -97,6 +97,13 @@ TEST(VerdictJsonTest, KafkaSourceAndTruncationAppearWhenSet) {
   EXPECT_EQ(j["truncated"], true);
 }
 
+TEST(VerdictJsonTest, ALateVerdictSaysSoAndOthersLeaveItOut) {
+  Verdict v = NearDuplicate();
+  EXPECT_FALSE(nlohmann::json::parse(EncodeVerdictJson(v)).contains("late"));
+  v.late = true;
+  EXPECT_EQ(nlohmann::json::parse(EncodeVerdictJson(v))["late"], true);
+}
+
 TEST(VerdictJsonTest, InvalidUtf8InAnIdIsReplacedNotThrown) {
   Verdict v = NearDuplicate();
   v.record.event_id = "file\xff:1";

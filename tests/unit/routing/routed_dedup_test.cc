@@ -123,19 +123,22 @@ std::vector<Event> Crawl(int count, uint64_t seed, int late_percent = 0) {
 }
 
 // What a verdict says, compared between the two runs.
+// The verdict's kind, tier, original, distance, and whether it says it was late.
 using Outcome = std::tuple<engine::VerdictKind, std::optional<engine::Tier>, std::string,
-                           std::optional<int>>;
+                           std::optional<int>, bool>;
 
 Outcome OutcomeOf(const engine::Verdict& v) {
   return {v.decision.kind, v.decision.tier,
-          v.decision.duplicate_of ? v.decision.duplicate_of->event_id : "", v.decision.distance};
+          v.decision.duplicate_of ? v.decision.duplicate_of->event_id : "", v.decision.distance,
+          v.late};
 }
 
 std::string Describe(const Outcome& o) {
   std::ostringstream s;
   s << "kind " << static_cast<int>(std::get<0>(o)) << " tier "
     << (std::get<1>(o) ? static_cast<int>(*std::get<1>(o)) : -1) << " of '" << std::get<2>(o)
-    << "' distance " << (std::get<3>(o) ? *std::get<3>(o) : -1);
+    << "' distance " << (std::get<3>(o) ? *std::get<3>(o) : -1)
+    << (std::get<4>(o) ? " late" : "");
   return s.str();
 }
 
@@ -191,7 +194,7 @@ class RoutedDedupTest : public testing::OwnerFixture {
       StatusOr<engine::Decision> d = decider_->Decide(r.record, *shard);
       shard->SetReadPoint(std::nullopt);
       EXPECT_TRUE(d.ok()) << d.status().ToString();
-      if (d.ok()) out[r.record.event_id] = OutcomeOf(engine::Verdict{r.record, *d});
+      if (d.ok()) out[r.record.event_id] = OutcomeOf(engine::Verdict{r.record, *d, r.late});
     }
     return out;
   }
