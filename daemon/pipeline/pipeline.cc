@@ -181,6 +181,7 @@ Status Pipeline::AdvanceTransaction(bool force, bool* committed) {
     const std::optional<Duration>& interval = options_.lane.checkpoint.interval;
     if (!force && !(interval && now - last_commit_ >= *interval)) return Status::Ok();
     committing_ = true;
+    commit_started_ = now;
   }
   bool ready = true;
   for (auto& [p, open] : lanes_) {
@@ -218,6 +219,9 @@ Status Pipeline::AdvanceTransaction(bool force, bool* committed) {
   if (options_.checkpoints != nullptr) options_.checkpoints->Increment(checkpointed);
   committing_ = false;
   last_commit_ = clock_.SteadyNow();
+  if (options_.commit_time != nullptr) {
+    metrics::ObserveDuration(*options_.commit_time, last_commit_ - commit_started_);
+  }
   if (options_.transactions_committed != nullptr) options_.transactions_committed->Increment();
   if (committed != nullptr) *committed = true;
   return Status::Ok();

@@ -42,6 +42,10 @@ struct PipelineOptions {
   // aborted, each when set.
   metrics::Counter* transactions_committed = nullptr;
   metrics::Counter* transactions_aborted = nullptr;
+  // Exactly once: from a commit's start (no lane decides from then on) to
+  // its end, the offsets and output committed: the stall every commit puts
+  // into the latency of the records behind it.
+  metrics::Histogram* commit_time = nullptr;
   // Exactly once: shard checkpoints that follow a commit (at least once, the
   // source counts them with its offset commits).
   metrics::Counter* checkpoints = nullptr;
@@ -154,6 +158,7 @@ class Pipeline final : public Lanes {
   // Exactly once: a commit is under way (lanes asked to stop), and when the
   // last one completed.
   bool committing_ = false;
+  Clock::SteadyTime commit_started_;
   Clock::SteadyTime last_commit_;
   std::map<PartitionId, Offset> replay_until_;
   // Why the open transaction must be aborted: set where lanes may not be

@@ -81,6 +81,7 @@ pipeline::PipelineOptions KafkaStage::PipelineOptionsOf() const {
   o.lane.transactional = kafka_.processing.exactly_once;
   o.transactions_committed = &metrics_->transactions_committed;
   o.transactions_aborted = &metrics_->transactions_aborted;
+  o.commit_time = &metrics_->commit_time;
   o.checkpoints = &metrics_->checkpoints;
   return o;
 }

@@ -84,6 +84,11 @@ RunMetrics::RunMetrics(metrics::Registry& r, const std::string& prefix)
                                       "Parsing and fingerprinting one record.", {},
                                       FingerprintBuckets())
                            .Get()),
+      commit_time(r.AddHistogram(prefix + "commit_seconds",
+                                 "Exactly once: one transaction's commit, from the moment no "
+                                 "lane decides to the offsets and output committed.",
+                                 {}, LatencyBuckets())
+                      .Get()),
       lookup_time(r.AddHistogram(prefix + "store_lookup_seconds",
                                  "One lookup in a shard's store (url, exact, near).", {"store"},
                                  LookupBuckets())),

@@ -64,6 +64,7 @@ struct RunMetrics {
 
   metrics::Histogram& processing_latency;
   metrics::Histogram& fingerprint_time;
+  metrics::Histogram& commit_time;
   metrics::HistogramFamily& lookup_time;  // store
   metrics::Histogram& url_lookup;
   metrics::Histogram& exact_lookup;

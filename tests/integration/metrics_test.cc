@@ -128,6 +128,10 @@ TEST_F(DaemonTest, MetricsMoveByTheRecordsProcessedAndMatchTheVerdicts) {
   EXPECT_GT(after.Sum("pagesieve_store_memory_bytes", {{"structure", "simhash_index"}}), 0);
   EXPECT_GT(after.Sum("pagesieve_event_time_lag_seconds"), 0);
   EXPECT_GT(after.Value("pagesieve_checkpoints_total").value_or(0), 0);
+  // Exactly once (the default): every committed transaction's commit timed.
+  EXPECT_GT(after.Value("pagesieve_commit_seconds_count").value_or(0), 0);
+  EXPECT_EQ(after.Value("pagesieve_commit_seconds_count"),
+            after.Value("pagesieve_transactions_total", {{"result", "committed"}}));
   EXPECT_EQ(after.Value("pagesieve_producer_delivery_errors_total"), 0);
 
   EXPECT_EQ(daemon.Terminate(), 0) << daemon.Log();

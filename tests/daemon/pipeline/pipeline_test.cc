@@ -10,6 +10,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "metrics/registry.h"
 #include "pipeline/decide_stage.h"
 #include "pipeline_fakes.h"
 #include "pipeline_test_env.h"
@@ -190,6 +191,10 @@ TEST_F(PipelineTest, ACommitWaitingForAcknowledgementsHasTheSinkSendAtOnce) {
 TEST_F(PipelineTest, ExactlyOnceCommitsEveryLaneInOneTransactionBehindAcknowledgements) {
   options_.lane.transactional = true;
   sink_.set_transactional(true);
+  metrics::Registry registry;
+  metrics::Histogram& commit_time =
+      registry.AddHistogram("commit_seconds", "Commits.", {}, {0.1, 1}).Get();
+  options_.commit_time = &commit_time;
   Make();
   source_.Assign(kP1);
   source_.Assign(kP2);
@@ -201,11 +206,16 @@ TEST_F(PipelineTest, ExactlyOnceCommitsEveryLaneInOneTransactionBehindAcknowledg
   clock_.Advance(std::chrono::seconds(2));  // the commit is due
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(pipeline_->Step().ok());
   EXPECT_TRUE(sink_.commits.empty()) << "committed before the sink acknowledged";
+  clock_.Advance(std::chrono::milliseconds(300));  // the acknowledgements take their time
   sink_.AckAll();
   StepUntil([&] { return !sink_.commits.empty(); });
   ASSERT_EQ(sink_.commits.size(), 1u);
   EXPECT_EQ(sink_.commits[0], (std::map<PartitionId, Offset>{{kP1, Offset(3)}, {kP2, Offset(3)}}));
   EXPECT_TRUE(source_.committed.empty()) << "offsets committed outside the transaction";
+  // The commit stood from its start to the acknowledgements and is timed so.
+  const prometheus::ClientMetric::Histogram timed = commit_time.Collect().histogram;
+  EXPECT_EQ(timed.sample_count, 1u);
+  EXPECT_DOUBLE_EQ(timed.sample_sum, 0.3);
 }
 
 TEST_F(PipelineTest, AnAbortedTransactionTakesEveryLaneBackToItsLastCheckpoint) {
