@@ -118,7 +118,8 @@ Status ContentOwner::Step(Outbox* out) {
       // the decision sees, which counts the record's own event time.
       stores_.ObserveEventTime(r.record.event_time);
       PS_ASSIGN_OR_RETURN(std::optional<store::ContentEntry> exact,
-                          stores_.LookupContent(r.record.scope, fp.content, decider_.ReplayFilter(r.record)));
+                          stores_.LookupContent(r.record.scope, fp.content,
+                                                decider_.ReplayFilter(r.record)));
       if (exact || !fp.simhash) {
         PS_RETURN_IF_ERROR(Decide(std::move(r), {}, std::nullopt, out));
       } else {
