@@ -135,11 +135,14 @@ StatusOr<std::vector<TestMessage>> ReadOutputTopic(const std::string& topic) {
 
 }  // namespace
 
+// A progress probe that tests pace their faults by, not a check: while the
+// broker restarts (the chaos tests restart it) a topic's watermarks may not
+// be readable for a while. Such a topic counts as nothing published yet and
+// the caller's wait goes on; what was published is checked by ReadPublished.
 int64_t DaemonTest::PublishedCount() const {
   int64_t total = 0;
   for (const std::string& t : {unique_, duplicate_, skipped_, dead_letter_}) {
     StatusOr<int64_t> n = MessageCount(t);
-    EXPECT_TRUE(n.ok()) << n.status().ToString();
     total += n.ok() ? *n : 0;
   }
   return total;
