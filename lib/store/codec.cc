@@ -184,32 +184,58 @@ StatusOr<ContentEntry> DecodeContentValue(std::string_view in) {
   return e;
 }
 
+namespace {
+
+constexpr char kRowsMarker[2] = {'\xff', '\x00'};
+
+// The rows field, if any, and the sketch: the rest of a near value after
+// its origin.
+bool DecodeNearTail(std::string_view in, NearRows* rows, std::string_view* sketch) {
+  *rows = NearRows::All();
+  if (in.size() >= 2 && in[0] == kRowsMarker[0] && in[1] == kRowsMarker[1]) {
+    in.remove_prefix(2);
+    if (!NearRows::DecodeFrom(&in, rows)) return false;
+  }
+  if (!IsSketch(in)) return false;
+  *sketch = in;
+  return true;
+}
+
+}  // namespace
+
 std::string EncodeNearValue(const NearEntry& e) {
   std::string out;
-  out.reserve(32 + e.origin.event_id.size() + e.origin.url.size() + e.sketch.size());
+  out.reserve(40 + e.origin.event_id.size() + e.origin.url.size() + e.sketch.size());
   PutTime(&out, e.last_seen);
   PutTime(&out, e.indexed_at);
   EncodeOrigin(e.origin, &out);
+  if (!e.rows.all()) {
+    out.append(kRowsMarker, sizeof(kRowsMarker));
+    e.rows.EncodeTo(&out);
+  }
   out.append(e.sketch);
   return out;
 }
 
 StatusOr<NearEntry> DecodeNearValue(std::string_view in) {
   NearEntry e;
+  std::string_view sketch;
   if (!GetTime(&in, &e.last_seen) || !GetTime(&in, &e.indexed_at) ||
-      !DecodeOrigin(&in, &e.origin)) {
+      !DecodeOrigin(&in, &e.origin) || !DecodeNearTail(in, &e.rows, &sketch)) {
     return Malformed("near");
   }
-  if (!IsSketch(in)) return Malformed("near");
-  e.sketch.assign(in);
+  e.sketch.assign(sketch);
   return e;
 }
 
-StatusOr<std::string_view> NearValueSketch(std::string_view in) {
+StatusOr<NearIndexFields> DecodeNearIndexFields(std::string_view in) {
   if (in.size() < 16) return Malformed("near");
   in.remove_prefix(16);
-  if (!SkipOrigin(&in) || !IsSketch(in)) return Malformed("near");
-  return in;
+  NearIndexFields fields;
+  if (!SkipOrigin(&in) || !DecodeNearTail(in, &fields.rows, &fields.sketch)) {
+    return Malformed("near");
+  }
+  return fields;
 }
 
 }  // namespace pagesieve::store

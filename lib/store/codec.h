@@ -7,6 +7,7 @@
 
 #include "common/status_or.h"
 #include "common/types.h"
+#include "store/near_rows.h"
 #include "store/origin.h"
 #include "store/shard.h"
 
@@ -44,22 +45,34 @@ StatusOr<UrlEntry> DecodeUrlValue(std::string_view value);
 std::string EncodeContentValue(const ContentEntry& entry);
 StatusOr<ContentEntry> DecodeContentValue(std::string_view value);
 
-// near: [last_seen 8][indexed_at 8][origin][sketch: the rest, empty for
-// none]. indexed_at is the time the entry was last put in the in-memory
-// indexes, at most NearIndexGrace before last_seen (see near_store.h). The
-// sketch is the encoded MinHash sketch, stored as given; a decoder checks
-// that it is well formed (ParseSketchHeader), as a truncated one would
-// otherwise pass for a sketch.
+// near: [last_seen 8][indexed_at 8][origin][rows][sketch: the rest, empty
+// for none]. indexed_at is the time the entry was last put in the in-memory
+// indexes, at most NearIndexGrace before last_seen (see near_store.h). rows
+// (storage format 5) is present only when the shard holds some of the
+// entry's index rows (NearRows, a routed near owner): the bytes 0xff 0x00,
+// which no sketch starts with (its second byte is 8, 16 or 32 bits), then
+// NearRows::EncodeTo; a value without it holds every row, as every value of
+// formats 3 and 4 does. The sketch is the encoded MinHash sketch, stored as
+// given; a decoder checks that it is well formed (ParseSketchHeader), as a
+// truncated one would otherwise pass for a sketch.
 struct NearEntry {
   Origin origin;
   EventTime last_seen{};
   EventTime indexed_at{};
   std::string sketch;
+  NearRows rows;
+
+  friend bool operator==(const NearEntry&, const NearEntry&) = default;
 };
 std::string EncodeNearValue(const NearEntry& entry);
 StatusOr<NearEntry> DecodeNearValue(std::string_view value);
-// The sketch of a near value, pointing into it, found without copying the
-// origin (the rebuild of the indexes at open reads every entry).
-StatusOr<std::string_view> NearValueSketch(std::string_view value);
+// What the rebuild of the indexes at open needs of a near value (it reads
+// every entry): its rows and its sketch, pointing into the value, found
+// without copying the origin.
+struct NearIndexFields {
+  NearRows rows;
+  std::string_view sketch;
+};
+StatusOr<NearIndexFields> DecodeNearIndexFields(std::string_view value);
 
 }  // namespace pagesieve::store

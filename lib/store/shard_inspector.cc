@@ -156,10 +156,12 @@ StatusOr<ShardReport> ShardInspector::Report() {
 
 bool ShardInspector::Banded(std::string_view near_value) const {
   if (!bands_) return false;
-  StatusOr<std::string_view> sketch = NearValueSketch(near_value);
-  return sketch.ok() && !sketch->empty() &&
-         static_cast<unsigned char>((*sketch)[0]) == identity_.fingerprint_version &&
-         bands_->Fits(*sketch);
+  StatusOr<NearIndexFields> fields = DecodeNearIndexFields(near_value);
+  if (!fields.ok()) return false;
+  const std::string_view sketch = fields->sketch;
+  return !sketch.empty() &&
+         static_cast<unsigned char>(sketch[0]) == identity_.fingerprint_version &&
+         bands_->Fits(sketch);
 }
 
 StatusOr<StoreFigures> ShardInspector::Count(int cf, std::optional<Duration> ttl) {

@@ -14,10 +14,12 @@ namespace pagesieve::store {
 // changes; a shard of a format this build cannot read refuses to open. 2:
 // the SimHash tables left RocksDB for memory (the near_tables column family
 // is gone). 3: near entries end with the page's MinHash sketch. 4: URL
-// entries end with their last write (tier_stores.h, UrlWrite).
-inline constexpr int64_t kFormatVersion = 4;
+// entries end with their last write (tier_stores.h, UrlWrite). 5: a near
+// entry may name the index rows its shard holds (codec.h, NearRows).
+inline constexpr int64_t kFormatVersion = 5;
 // The oldest format this build reads: format 3's values are format 4's
-// without the URL entries' last write, which decode without it. A shard of
+// without the URL entries' last write, which decode without it, and formats
+// 3 and 4 are format 5 without near rows, which hold every row. A shard of
 // an older readable format is marked with kFormatVersion when it opens for
 // writing, so that a build of its old format, which would take the longer
 // URL values for corruption, refuses it instead.

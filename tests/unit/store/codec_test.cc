@@ -138,10 +138,56 @@ TEST(CodecTest, NearValueCarriesItsSketch) {
   ASSERT_TRUE(n.ok()) << n.status().ToString();
   EXPECT_EQ(n->sketch, sketch);
   EXPECT_EQ(n->origin, near.origin);
-  StatusOr<std::string_view> peeked = NearValueSketch(value);
+  StatusOr<NearIndexFields> peeked = DecodeNearIndexFields(value);
   ASSERT_TRUE(peeked.ok());
-  EXPECT_EQ(*peeked, sketch);
-  EXPECT_EQ(NearValueSketch(EncodeNearValue({MakeOrigin(3, Ms(50)), Ms(60), Ms(55)})).value(), "");
+  EXPECT_EQ(peeked->sketch, sketch);
+  EXPECT_TRUE(peeked->rows.all());
+  EXPECT_EQ(
+      DecodeNearIndexFields(EncodeNearValue({MakeOrigin(3, Ms(50)), Ms(60), Ms(55)}))->sketch, "");
+}
+
+// A routed near owner's entry names the rows it holds; one that holds every
+// row is stored as formats 3 and 4 stored every entry, without the field.
+TEST(CodecTest, NearValueCarriesTheRowsItsShardHolds) {
+  NearRows rows = NearRows::Some();
+  rows.AddTable(2);
+  rows.AddBand(0);
+  rows.AddBand(30);
+  const std::string sketch = testing::MakeSyntheticSketch(5);
+  for (const std::string& s : {sketch, std::string()}) {
+    const NearEntry near{MakeOrigin(3, Ms(50)), Ms(60), Ms(55), s, rows};
+    const std::string value = EncodeNearValue(near);
+    StatusOr<NearEntry> n = DecodeNearValue(value);
+    ASSERT_TRUE(n.ok()) << n.status().ToString();
+    EXPECT_EQ(*n, near);
+    EXPECT_FALSE(n->rows.HasTable(0));
+    EXPECT_TRUE(n->rows.HasTable(2));
+    EXPECT_TRUE(n->rows.HasBand(30));
+    EXPECT_FALSE(n->rows.HasBand(31));
+    StatusOr<NearIndexFields> fields = DecodeNearIndexFields(value);
+    ASSERT_TRUE(fields.ok());
+    EXPECT_EQ(fields->rows, rows);
+    EXPECT_EQ(fields->sketch, s);
+  }
+  const NearEntry every{MakeOrigin(3, Ms(50)), Ms(60), Ms(55), sketch};
+  EXPECT_EQ(EncodeNearValue(every).size(),
+            EncodeNearValue({MakeOrigin(3, Ms(50)), Ms(60), Ms(55)}).size() + sketch.size());
+}
+
+TEST(CodecTest, EveryTruncationOfANearValueWithRowsIsCorruption) {
+  NearRows rows = NearRows::Some();
+  rows.AddTable(1);
+  rows.AddBand(17);
+  const std::string near = EncodeNearValue(
+      {MakeOrigin(3, Ms(50)), Ms(60), Ms(55), testing::MakeSyntheticSketch(4), rows});
+  const size_t without_sketch =
+      EncodeNearValue({MakeOrigin(3, Ms(50)), Ms(60), Ms(55), "", rows}).size();
+  const size_t without_rows = EncodeNearValue({MakeOrigin(3, Ms(50)), Ms(60), Ms(55)}).size();
+  for (size_t n = 0; n < near.size(); ++n) {
+    if (n == without_sketch || n == without_rows) continue;  // well-formed shorter entries
+    EXPECT_EQ(DecodeNearValue(near.substr(0, n)).status().code(), StatusCode::kCorruption) << n;
+    EXPECT_FALSE(DecodeNearIndexFields(near.substr(0, n)).ok()) << n;
+  }
 }
 
 // The sketch runs to the end of the value: its header is what tells a
@@ -153,7 +199,7 @@ TEST(CodecTest, EveryTruncationOfANearValueWithASketchIsCorruption) {
   for (size_t n = 0; n < near.size(); ++n) {
     if (n == without_sketch) continue;  // exactly an entry without a sketch
     EXPECT_EQ(DecodeNearValue(near.substr(0, n)).status().code(), StatusCode::kCorruption) << n;
-    EXPECT_FALSE(NearValueSketch(near.substr(0, n)).ok()) << n;
+    EXPECT_FALSE(DecodeNearIndexFields(near.substr(0, n)).ok()) << n;
   }
 }
 
@@ -190,7 +236,7 @@ TEST(CodecTest, RandomBytesNeverCrashTheDecoders) {
     (void)DecodeUrlValue(junk).ok();
     (void)DecodeContentValue(junk).ok();
     (void)DecodeNearValue(junk).ok();
-    (void)NearValueSketch(junk).ok();
+    (void)DecodeNearIndexFields(junk).ok();
   }
 }
 
