@@ -16,13 +16,17 @@ LshIndex::LshIndex(int bands, Duration width)
   for (int i = 0; i < bands; ++i) tables_.emplace_back(homes_ * kWordsPerHome + kTailWords);
 }
 
-size_t LshIndex::HomesFor(size_t entries) {
-  const double places = static_cast<double>(entries) / kRebuildLoad;
+size_t LshIndex::HomesFor(size_t words) {
+  const double places = static_cast<double>(words) / kRebuildLoad;
   return std::max<size_t>(4, static_cast<size_t>(std::ceil(places / kWordsPerHome)));
 }
 
 void LshIndex::Reserve(size_t expected) {
-  if (HomesFor(expected) > homes_) Rebuild(HomesFor(expected), {});
+  // The tables are sized at the first Flush(), when the staged entries show
+  // what share of the bands they are in: a routed owner's entries are each
+  // in a few, and tables sized as if each were in all would hold the
+  // memory its share saves.
+  reserved_entries_ = expected;
   simhashes_.reserve(expected + 1);
   slots_of_.reserve(expected + 1);
 }
@@ -53,7 +57,7 @@ bool LshIndex::Insert(Table& table, uint64_t word) const {
   return true;
 }
 
-uint64_t LshIndex::Admit(uint64_t simhash, EventTime indexed_at, bool* full) {
+uint64_t LshIndex::Admit(uint64_t simhash, EventTime indexed_at, size_t words, bool* full) {
   *full = false;
   const GenerationRing::Claim claim = ring_.SlotFor(indexed_at);
   if (claim.slot < 0) return 0;
@@ -63,24 +67,44 @@ uint64_t LshIndex::Admit(uint64_t simhash, EventTime indexed_at, bool* full) {
     return 0;
   }
   const double places = static_cast<double>(homes_ * kWordsPerHome);
-  if (static_cast<double>(size_ + 1) > kMaxLoad * places) Rebuild(HomesFor(size_ + 1), {});
+  words_ += words;
+  words_of_slot_[static_cast<size_t>(claim.slot)] += words;
+  // While a reservation waits for the first Flush(), that sizes the tables.
+  if (reserved_entries_ == 0 && static_cast<double>(WordsPerBand()) > kMaxLoad * places) {
+    Rebuild(HomesFor(WordsPerBand()), {});
+  }
   ring_.Count(claim.slot);
   ++size_;
   return NewId(simhash, claim.slot);
 }
 
-bool LshIndex::Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at) {
+namespace {
+
+size_t BandsHeld(const NearRows& rows, int bands) {
+  if (rows.all()) return static_cast<size_t>(bands);
+  size_t held = 0;
+  for (int i = 0; i < bands; ++i) held += rows.HasBand(i);
+  return held;
+}
+
+}  // namespace
+
+bool LshIndex::Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at,
+                   const NearRows& rows) {
   assert(keys.size() == static_cast<size_t>(bands_));
+  const size_t words = BandsHeld(rows, bands_);
+  if (words == 0) return true;
   Flush();
   bool full = false;
-  const uint64_t id = Admit(simhash, indexed_at, &full);
+  const uint64_t id = Admit(simhash, indexed_at, words, &full);
   if (id == 0) return !full;
   for (int from = 0; from < bands_; from += kPrefetchBands) {
     const int to = std::min(bands_, from + kPrefetchBands);
     for (int i = from; i < to; ++i) {
-      __builtin_prefetch(tables_[i].data() + Start(Tag(keys[i])), 1);
+      if (rows.HasBand(i)) __builtin_prefetch(tables_[i].data() + Start(Tag(keys[i])), 1);
     }
     for (int i = from; i < to; ++i) {
+      if (!rows.HasBand(i)) continue;
       // A run reaching the end of the table: a rebuild gives it room.
       while (!Insert(tables_[i], Tag(keys[i]) | id)) Rebuild(homes_, {});
     }
@@ -88,23 +112,45 @@ bool LshIndex::Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime i
   return true;
 }
 
-bool LshIndex::Stage(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at) {
+bool LshIndex::Stage(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at,
+                     const NearRows& rows) {
   assert(keys.size() == static_cast<size_t>(bands_));
+  const size_t words = BandsHeld(rows, bands_);
+  if (words == 0) return true;
   bool full = false;
-  const uint64_t id = Admit(simhash, indexed_at, &full);
+  const uint64_t id = Admit(simhash, indexed_at, words, &full);
   if (id == 0) return !full;
   staged_.resize(static_cast<size_t>(bands_));
-  for (int i = 0; i < bands_; ++i) staged_[i].push_back(Tag(keys[i]) | id);
-  if (staged_[0].size() >= kStagedEntries) Flush();
+  for (int i = 0; i < bands_; ++i) {
+    if (rows.HasBand(i)) staged_[i].push_back(Tag(keys[i]) | id);
+  }
+  if (++staged_entries_ >= kStagedEntries) Flush();
   return true;
 }
 
 void LshIndex::Flush() {
-  if (staged_.empty()) return;
   // Moved out first: an insert that rebuilds the tables flushes too.
   std::vector<std::vector<uint64_t>> staged = std::move(staged_);
   staged_.clear();
+  staged_entries_ = 0;
+  ApplyReservation();
   for (size_t i = 0; i < staged.size(); ++i) FlushBand(static_cast<int>(i), staged[i]);
+}
+
+void LshIndex::ApplyReservation() {
+  if (reserved_entries_ == 0) return;
+  // The share of the bands the entries so far are in (all, before any).
+  const double share =
+      size_ == 0 ? 1.0
+                 : static_cast<double>(words_) /
+                       (static_cast<double>(size_) * static_cast<double>(bands_));
+  // At least room for what was admitted meanwhile, should `expected` have
+  // been short (Admit does not grow the tables while the reservation waits).
+  const size_t homes =
+      std::max(HomesFor(static_cast<size_t>(static_cast<double>(reserved_entries_) * share)),
+               HomesFor(WordsPerBand()));
+  reserved_entries_ = 0;  // first: the rebuild flushes
+  if (homes > homes_) Rebuild(homes, {});
 }
 
 // A counting sort on the top 12 bits of the tags puts the words in the order
@@ -159,10 +205,15 @@ void LshIndex::Rebuild(size_t homes, const std::vector<bool>& dropped) {
 void LshIndex::Sweep(uint32_t mask) {
   Flush();  // before ids are freed: staged words of dropped ids must go too
   size_ -= ring_.Release(mask);
+  for (size_t slot = 0; slot < words_of_slot_.size(); ++slot) {
+    if ((mask >> slot & 1) == 0) continue;
+    words_ -= words_of_slot_[slot];
+    words_of_slot_[slot] = 0;
+  }
   const std::vector<bool> dropped = FreeIds(mask);
   const double places = static_cast<double>(homes_ * kWordsPerHome);
-  const bool shrink = static_cast<double>(size_) < kMaxLoad / 2 * places;
-  Rebuild(shrink ? HomesFor(size_) : homes_, dropped);
+  const bool shrink = static_cast<double>(WordsPerBand()) < kMaxLoad / 2 * places;
+  Rebuild(shrink ? HomesFor(WordsPerBand()) : homes_, dropped);
 }
 
 // Marks the ids of the slots in `mask` free (returned as a bitmap for the

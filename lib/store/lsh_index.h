@@ -7,6 +7,7 @@
 
 #include "common/types.h"
 #include "store/generation_ring.h"
+#include "store/near_rows.h"
 #include "store/word_array.h"
 
 namespace pagesieve::store {
@@ -65,17 +66,23 @@ class LshIndex {
   // `bands` band keys per entry; generations `width` of event time wide.
   LshIndex(int bands, Duration width);
 
-  // Sizes the tables for `expected` entries at once (the rebuild at open).
+  // Sizes the tables for `expected` entries at once (the rebuild at open,
+  // which stages them): at the first Flush(), by the share of the bands the
+  // entries staged by then are in.
   void Reserve(size_t expected);
   // Indexes the entry `simhash` under its band keys, keys[i] in band i, in
-  // the generation of `indexed_at`. Ignored when that generation has been
-  // dropped. False, and nothing indexed, when kMaxEntries are indexed.
-  bool Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at);
+  // the generation of `indexed_at`: in the bands of `rows` (a routed near
+  // owner's share), and not at all when it holds none. Ignored when that
+  // generation has been dropped. False, and nothing indexed, when
+  // kMaxEntries are indexed.
+  bool Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at,
+           const NearRows& rows = NearRows::All());
   // Add() for many entries at once (the rebuild at open): the words wait in
   // a buffer and reach the tables, sorted by where they go, every
   // kStagedEntries entries and at Flush(). Lookups do not see them until
   // then. About a fifth of the cost of Add(), whose words each miss the cache.
-  bool Stage(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at);
+  bool Stage(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at,
+             const NearRows& rows = NearRows::All());
   void Flush();
   // Drops the generations that end before `oldest`.
   void DropBefore(EventTime oldest);
@@ -87,6 +94,8 @@ class LshIndex {
   int bands() const { return bands_; }
   // Entries indexed, over all generations.
   size_t size() const { return size_; }
+  // Their words: one per band each is in.
+  size_t rows() const { return words_; }
   // Generations holding entries.
   size_t generations() const { return ring_.generations(); }
   // Heap bytes held: the tables and the entry table.
@@ -115,7 +124,11 @@ class LshIndex {
   size_t Start(uint64_t tag) const {
     return static_cast<size_t>(((tag >> 32) * homes_) >> 32) * kWordsPerHome;
   }
-  static size_t HomesFor(size_t entries);
+  // Homes for `words` words in a band.
+  static size_t HomesFor(size_t words);
+  // The words of the average band: the tables' size is the same in every
+  // band, and a routed owner's bands each hold a share of its entries.
+  size_t WordsPerBand() const { return (words_ + static_cast<size_t>(bands_) - 1) / bands_; }
   // Puts `word` after the smaller tags from its home on, shifting the rest
   // of the run; false when the run would leave the table.
   bool Insert(Table& table, uint64_t word) const;
@@ -129,7 +142,9 @@ class LshIndex {
   uint32_t NewId(uint64_t simhash, int slot);
   // The id of a new entry, after the sweep or growth it calls for; 0 when its
   // generation is dropped (nothing to index) or the index is full (*full).
-  uint64_t Admit(uint64_t simhash, EventTime indexed_at, bool* full);
+  uint64_t Admit(uint64_t simhash, EventTime indexed_at, size_t words, bool* full);
+  // Sizes the tables for Reserve()'s entries, if it is pending.
+  void ApplyReservation();
   // Inserts the staged words of one band, sorted by their first places.
   void FlushBand(int band, std::vector<uint64_t>& words);
 
@@ -143,7 +158,12 @@ class LshIndex {
   std::vector<uint8_t> slots_of_;
   std::vector<uint32_t> free_ids_;
   size_t size_ = 0;
+  size_t words_ = 0;
+  // The words of each generation slot, to take off words_ when it goes.
+  std::vector<size_t> words_of_slot_ = std::vector<size_t>(GenerationRing::kSlots);
   std::vector<std::vector<uint64_t>> staged_;  // per band, until Flush()
+  size_t staged_entries_ = 0;
+  size_t reserved_entries_ = 0;  // Reserve()'s, until the first Flush() sizes the tables
   std::vector<uint64_t> sorted_;               // FlushBand's scratch
 };
 

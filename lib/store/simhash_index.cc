@@ -22,13 +22,22 @@ void SimHashIndex::Reserve(size_t expected) {
   if (bits > bits_) Resize(bits);
 }
 
-void SimHashIndex::Add(uint64_t simhash, EventTime indexed_at) {
+void SimHashIndex::Add(uint64_t simhash, EventTime indexed_at, const NearRows& rows) {
+  int held = 0;
+  for (int t = 0; t < layout_->tables(); ++t) held += rows.HasTable(t);
+  if (held == 0) return;
   const GenerationRing::Claim claim = ring_.SlotFor(indexed_at);
   if (claim.slot < 0) return;
   if (claim.evict != 0) Sweep(claim.evict);
   const int s = claim.slot;
-  if (bits_ < max_bits_ && size_ >= kTargetPerBucket << bits_) Resize(bits_ + 1);
+  // Sized by the rows of the average table: a routed owner's tables each
+  // hold a share of its entries.
+  if (bits_ < max_bits_ && rows_ / static_cast<size_t>(layout_->tables()) >= kTargetPerBucket
+                                                                                << bits_) {
+    Resize(bits_ + 1);
+  }
   for (int t = 0; t < layout_->tables(); ++t) {
+    if (!rows.HasTable(t)) continue;
     const uint64_t permuted = layout_->Permute(t, simhash);
     Bucket& b = buckets_[BucketIndex(t, permuted)];
     // Grow by a quarter, not double: buckets then leave about 10 % of their
@@ -38,6 +47,8 @@ void SimHashIndex::Add(uint64_t simhash, EventTime indexed_at) {
   }
   ring_.Count(s);
   ++size_;
+  rows_ += static_cast<size_t>(held);
+  rows_of_slot_[static_cast<size_t>(s)] += static_cast<size_t>(held);
 }
 
 // Moves every SimHash to its bucket under `bits`: bucket b splits into 2b
@@ -67,6 +78,11 @@ void SimHashIndex::Resize(int bits) {
 
 void SimHashIndex::Sweep(uint32_t mask) {
   size_ -= ring_.Release(mask);
+  for (size_t slot = 0; slot < rows_of_slot_.size(); ++slot) {
+    if ((mask >> slot & 1) == 0) continue;
+    rows_ -= rows_of_slot_[slot];
+    rows_of_slot_[slot] = 0;
+  }
   for (Bucket& b : buckets_) {
     std::erase_if(b, [mask](uint64_t v) { return (mask >> SlotOf(v) & 1) != 0; });
     if (b.empty()) {
@@ -76,7 +92,8 @@ void SimHashIndex::Sweep(uint32_t mask) {
     }
   }
   // Halve the buckets while they are under a quarter of their target.
-  if (bits_ > kSlotBits && size_ < (kTargetPerBucket << bits_) / 4) Resize(BitsFor(size_));
+  const size_t per_table = rows_ / static_cast<size_t>(layout_->tables());
+  if (bits_ > kSlotBits && per_table < (kTargetPerBucket << bits_) / 4) Resize(BitsFor(per_table));
 }
 
 void SimHashIndex::DropBefore(EventTime oldest) {

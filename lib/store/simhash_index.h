@@ -6,6 +6,7 @@
 
 #include "common/types.h"
 #include "store/generation_ring.h"
+#include "store/near_rows.h"
 #include "store/simhash_tables.h"
 
 namespace pagesieve::store {
@@ -66,21 +67,25 @@ class SimHashIndex {
   // Sizes the buckets for `expected` SimHashes at once, as the rebuild at
   // open knows roughly how many come: saves regrowing them step by step.
   void Reserve(size_t expected);
-  // Indexes `simhash` in the generation of `indexed_at`. Ignored when that
-  // generation has been dropped: nothing indexed then can still be live.
-  void Add(uint64_t simhash, EventTime indexed_at);
+  // Indexes `simhash` in the tables of `rows` (a routed near owner's share)
+  // in the generation of `indexed_at`. Ignored when that generation has
+  // been dropped: nothing indexed then can still be live.
+  void Add(uint64_t simhash, EventTime indexed_at, const NearRows& rows = NearRows::All());
   // Drops the generations that end before `oldest`: the earliest time a
   // live entry can have been indexed at.
   void DropBefore(EventTime oldest);
   // Appends every indexed SimHash within `max_distance` of `simhash`, with
   // its distance: each once per generation and table that holds it.
   void Collect(uint64_t simhash, int max_distance, std::vector<Candidate>* out) const;
-  // Whether `simhash` itself is indexed, in any generation: false means the
-  // store holds no live entry for it in any scope.
+  // Whether `simhash` itself is indexed in table 0, in any generation: for
+  // entries indexed with every row, false means the store holds no live
+  // entry for it in any scope.
   bool Contains(uint64_t simhash) const;
 
-  // SimHashes indexed (per table), over all generations.
+  // SimHashes indexed (in one table or more), over all generations.
   size_t size() const;
+  // Their rows: one per table each is in.
+  size_t rows() const { return rows_; }
   // Generations holding SimHashes.
   size_t generations() const;
   // Heap bytes held: bucket arrays and their contents, allocator headers included.
@@ -112,7 +117,10 @@ class SimHashIndex {
   int bits_ = kSlotBits;  // each table has 1 << bits_ buckets
   // Bucket b of table t is buckets_[(t << bits_) | b].
   std::vector<Bucket> buckets_;
-  size_t size_ = 0;
+  size_t size_ = 0;  // what ring_ counts
+  size_t rows_ = 0;
+  // The rows of each generation slot, to take off rows_ when it goes.
+  std::vector<size_t> rows_of_slot_ = std::vector<size_t>(size_t{1} << kSlotBits);
 };
 
 }  // namespace pagesieve::store

@@ -216,5 +216,58 @@ TEST(LshIndexTest, ReserveSizesTheBucketsWithoutChangingAnswers) {
   }
 }
 
+// A routed near owner's share of the bands (NearRows): an entry is found
+// by the bands it is in and no other, and the tables are sized by the words
+// they hold, not by the entries.
+TEST(LshIndexTest, AShareOfTheBandsIsFoundByThoseBandsAndSizedByThem) {
+  LshIndex share(kBands, Duration(1000)), every(kBands, Duration(1000));
+  share.Reserve(80'000);
+  every.Reserve(80'000);
+  std::mt19937_64 rng(17);
+  std::vector<std::vector<uint64_t>> keys;
+  for (int i = 0; i < 80'000; ++i) {
+    keys.push_back(RandomKeys(rng));
+    NearRows rows = NearRows::Some();
+    rows.AddBand(i % kBands);
+    ASSERT_TRUE(share.Stage(i, keys.back(), Ms(0), rows));
+    ASSERT_TRUE(every.Stage(i, keys.back(), Ms(0)));
+  }
+  share.Flush();
+  every.Flush();
+  EXPECT_EQ(share.rows(), 80'000u);
+  EXPECT_EQ(every.rows(), 80'000u * kBands);
+  EXPECT_LT(share.MemoryBytes(), every.MemoryBytes() / 3);
+  for (int q = 0; q < 200; ++q) {
+    const int i = static_cast<int>(rng() % keys.size());
+    std::vector<uint64_t> query = RandomKeys(rng);
+    const int held = i % kBands;
+    query[held] = keys[i][held];
+    EXPECT_TRUE(Collected(share, query).contains(i)) << i;
+    query[held] = RandomKeys(rng)[0];
+    query[(held + 1) % kBands] = keys[i][(held + 1) % kBands];  // a band it is not in here
+    EXPECT_FALSE(Collected(share, query).contains(i)) << i;
+    EXPECT_TRUE(Collected(every, query).contains(i)) << i;
+  }
+}
+
+// A reservation short of what comes is no limit: the tables grow to fit.
+TEST(LshIndexTest, AShortReservationStillFitsEveryStagedEntry) {
+  LshIndex reserved(kBands, Duration(1000)), added(kBands, Duration(1000));
+  reserved.Reserve(10);
+  std::mt19937_64 rng(19);
+  std::vector<std::vector<uint64_t>> keys;
+  for (int i = 0; i < 100'000; ++i) {
+    keys.push_back(RandomKeys(rng));
+    ASSERT_TRUE(reserved.Stage(i, keys.back(), Ms(0)));
+    ASSERT_TRUE(added.Add(i, keys.back(), Ms(0)));
+  }
+  reserved.Flush();
+  for (int q = 0; q < 200; ++q) {
+    const std::vector<uint64_t>& query = keys[rng() % keys.size()];
+    ASSERT_EQ(Collected(reserved, query), Collected(added, query)) << q;
+  }
+  EXPECT_LT(reserved.MemoryBytes(), 2 * added.MemoryBytes());
+}
+
 }  // namespace
 }  // namespace pagesieve::store
