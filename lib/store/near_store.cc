@@ -51,16 +51,14 @@ Status NearStore::BuildIndex(EventTime expire_at, const std::stop_token& stop) {
     if (key.size() != kSimHashKeySize || value.size() < 16) {
       return Status::Corruption("shard " + db_->dir() + ": malformed SimHash entry");
     }
-    // [last_seen 8][indexed_at 8][origin][sketch]: a dead entry is skipped
-    // before its origin is stepped over to find the sketch.
+    // [last_seen 8][indexed_at 8][origin][rows][sketch]: a dead entry is
+    // skipped before its origin is stepped over to find the rest.
     const auto last_seen = static_cast<int64_t>(DecodeFixed64(value.data()));
     if (last_seen < cutoff) continue;  // dead, and stays so
-    std::string_view sketch;
-    if (lsh_) {
-      PS_ASSIGN_OR_RETURN(sketch, NearValueSketch(std::string_view(value.data(), value.size())));
-    }
+    PS_ASSIGN_OR_RETURN(NearIndexFields fields,
+                        DecodeNearIndexFields(std::string_view(value.data(), value.size())));
     const auto indexed_at = static_cast<int64_t>(DecodeFixed64(value.data() + 8));
-    PS_RETURN_IF_ERROR(IndexEntry(DecodeFixed64(key.data() + 8), sketch,
+    PS_RETURN_IF_ERROR(IndexEntry(DecodeFixed64(key.data() + 8), fields.sketch, fields.rows,
                                   EventTimeFromMillis(indexed_at), /*staged=*/true));
   }
   if (lsh_) lsh_->Flush();
@@ -89,15 +87,16 @@ bool NearStore::BandKeys(std::string_view sketch) {
   return true;
 }
 
-Status NearStore::IndexEntry(uint64_t simhash, std::string_view sketch, EventTime t, bool staged) {
+Status NearStore::IndexEntry(uint64_t simhash, std::string_view sketch, const NearRows& rows,
+                             EventTime t, bool staged) {
   // The LSH index first: when it is full, nothing is indexed.
-  if (BandKeys(sketch) &&
-      !(staged ? lsh_->Stage(simhash, keys_, t) : lsh_->Add(simhash, keys_, t))) {
+  if (rows.AnyBand(bands_ ? bands_->bands() : 0) && BandKeys(sketch) &&
+      !(staged ? lsh_->Stage(simhash, keys_, t, rows) : lsh_->Add(simhash, keys_, t, rows))) {
     return Status::ResourceExhausted("shard " + db_->dir() + ": the LSH index holds " +
                                      std::to_string(LshIndex::kMaxEntries) +
                                      " entries, its limit; spread the input over more partitions");
   }
-  index_.Add(simhash, t);
+  index_.Add(simhash, t, rows);
   return Status::Ok();
 }
 
@@ -116,18 +115,19 @@ StatusOr<std::optional<NearEntry>> NearStore::LiveEntry(uint64_t scope_id, uint6
 }
 
 Status NearStore::Insert(uint64_t scope_id, uint64_t simhash, std::string_view sketch,
-                         const Origin& origin) {
+                         const Origin& origin, const NearRows& rows) {
   PS_RETURN_IF_ERROR(CheckOrigin(origin));
   if (!sketch.empty())
     PS_RETURN_IF_ERROR(ParseSketchHeader(sketch).status().WithContext("InsertNear"));
-  // Every live entry is indexed, so a SimHash the index lacks needs no read:
-  // a new page's SimHash almost always is one.
-  if (index_.Contains(simhash)) {
+  // Every live entry with every row is in table 0, so a SimHash the index
+  // lacks needs no read: a new page's SimHash almost always is one. An
+  // owner's share of the rows may leave table 0 out: it reads.
+  if (!rows.all() || index_.Contains(simhash)) {
     PS_ASSIGN_OR_RETURN(std::optional<NearEntry> live, LiveEntry(scope_id, simhash, {}));
     if (live) return Touch(scope_id, simhash, origin.event_time);
   }
-  const NearEntry entry{origin, origin.event_time, origin.event_time, std::string(sketch)};
-  PS_RETURN_IF_ERROR(IndexEntry(simhash, sketch, entry.indexed_at));
+  const NearEntry entry{origin, origin.event_time, origin.event_time, std::string(sketch), rows};
+  PS_RETURN_IF_ERROR(IndexEntry(simhash, sketch, rows, entry.indexed_at));
   PutEntry(scope_id, simhash, entry);
   return Status::Ok();
 }
@@ -140,7 +140,7 @@ Status NearStore::Touch(uint64_t scope_id, uint64_t simhash, EventTime t) {
   // Keep last_seen <= indexed_at + grace, so the indexes never drop a live entry.
   if (t - entry->indexed_at > grace_) {
     entry->indexed_at = t;
-    PS_RETURN_IF_ERROR(IndexEntry(simhash, entry->sketch, t));
+    PS_RETURN_IF_ERROR(IndexEntry(simhash, entry->sketch, entry->rows, t));
   }
   PutEntry(scope_id, simhash, *entry);
   return Status::Ok();

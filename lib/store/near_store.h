@@ -50,13 +50,18 @@ class NearStore {
   // TierStores::FindNear for one scope (near_find.cc).
   StatusOr<std::vector<NearCandidate>> Find(uint64_t scope_id, const NearQuery& query,
                                             const OriginFilter& filter);
-  Status Insert(uint64_t scope_id, uint64_t simhash, std::string_view sketch, const Origin& origin);
+  // `rows`: the index rows this shard holds of the entry (all but for a
+  // routed near owner), stored with it.
+  Status Insert(uint64_t scope_id, uint64_t simhash, std::string_view sketch, const Origin& origin,
+                const NearRows& rows = NearRows::All());
   Status Touch(uint64_t scope_id, uint64_t simhash, EventTime t);
   // Frees the index generations nothing live at `at` is in (the watermark,
   // or an earlier time an owner holds expiry at: Shard::HoldExpiry).
   void DropExpired(EventTime at);
 
   size_t index_size() const { return index_.size(); }
+  size_t index_rows() const { return index_.rows(); }
+  size_t lsh_index_rows() const { return lsh_ ? lsh_->rows() : 0; }
   size_t index_memory_bytes() const { return index_.MemoryBytes(); }
   size_t lsh_index_size() const { return lsh_ ? lsh_->size() : 0; }
   size_t lsh_index_memory_bytes() const { return lsh_ ? lsh_->MemoryBytes() : 0; }
@@ -66,10 +71,11 @@ class NearStore {
   StatusOr<std::optional<NearEntry>> LiveEntry(uint64_t scope_id, uint64_t simhash,
                                                const OriginFilter& filter);
   void PutEntry(uint64_t scope_id, uint64_t simhash, const NearEntry& entry);
-  // Puts `simhash` in both indexes at `t`, the LSH index only when its
-  // sketch is comparable (`staged`: for the rebuild at open, see
-  // LshIndex::Stage). ResourceExhausted when the LSH index is full.
-  Status IndexEntry(uint64_t simhash, std::string_view sketch, EventTime t, bool staged = false);
+  // Puts the `rows` of `simhash` in both indexes at `t`, the LSH index's
+  // only when its sketch is comparable (`staged`: for the rebuild at open,
+  // see LshIndex::Stage). ResourceExhausted when the LSH index is full.
+  Status IndexEntry(uint64_t simhash, std::string_view sketch, const NearRows& rows, EventTime t,
+                    bool staged = false);
   // The band keys of a comparable sketch into keys_; false for an empty
   // sketch, one of other parameters or version, or without bands. A new
   // page's sketch is looked up and then inserted: the keys of the last

@@ -148,9 +148,15 @@ StatusOr<std::vector<NearCandidate>> RocksShard::FindNear(std::string_view scope
 
 Status RocksShard::InsertNear(std::string_view scope, uint64_t simhash, std::string_view sketch,
                               const Origin& origin) {
+  return InsertNearRows(scope, simhash, sketch, origin, NearRows::All());
+}
+
+Status RocksShard::InsertNearRows(std::string_view scope, uint64_t simhash,
+                                  std::string_view sketch, const Origin& origin,
+                                  const NearRows& rows) {
   PS_RETURN_IF_ERROR(error_);
   ObserveEventTime(origin.event_time);
-  return near_.Insert(scopes_.Get(scope), simhash, sketch, origin);
+  return near_.Insert(scopes_.Get(scope), simhash, sketch, origin, rows);
 }
 
 Status RocksShard::TouchNear(std::string_view scope, uint64_t simhash, EventTime t) {
@@ -333,12 +339,14 @@ ShardStats RocksShard::Stats() const {
   stats.near_tables = layout_.tables();
   stats.near_index_entries = near_.index_size();
   stats.near_index_memory_bytes = near_.index_memory_bytes();
+  stats.near_index_rows = near_.index_rows();
   if (bands_) {
     stats.lsh_bands = bands_->bands();
     stats.lsh_rows = bands_->rows();
   }
   stats.lsh_index_entries = near_.lsh_index_size();
   stats.lsh_index_memory_bytes = near_.lsh_index_memory_bytes();
+  stats.lsh_index_rows = near_.lsh_index_rows();
   stats.pending_writes = db_->pending_writes();
   stats.bloom_memory_bytes = bloom_->MemoryBytes();
   stats.bloom_fill_ratio = bloom_->FillRatio();

@@ -7,6 +7,7 @@
 
 #include "common/status.h"
 #include "common/types.h"
+#include "store/near_rows.h"
 #include "store/tier_stores.h"
 
 namespace pagesieve::store {
@@ -26,6 +27,9 @@ struct ShardStats {
   // generation to go, touched ones may be there twice) and its heap bytes.
   uint64_t near_index_entries = 0;
   uint64_t near_index_memory_bytes = 0;
+  // Their rows, summed over the tables (entries times tables, but for a
+  // routed near owner, which holds its share of each entry's rows).
+  uint64_t near_index_rows = 0;
   // The LSH bands of the near store's sketches (0 bands: no sketches are
   // indexed, near.minhash_slots = 0); the entries in their in-memory index
   // (expired ones wait for their generation to go, touched ones may be there
@@ -34,6 +38,7 @@ struct ShardStats {
   int lsh_rows = 0;
   uint64_t lsh_index_entries = 0;
   uint64_t lsh_index_memory_bytes = 0;
+  uint64_t lsh_index_rows = 0;  // summed over the bands, as near_index_rows
   uint64_t disk_bytes = 0;      // live SST files
   uint64_t memtable_bytes = 0;  // from the shared write-buffer budget
   // RocksDB's estimate of the bytes compaction must rewrite to bring every
@@ -72,6 +77,14 @@ class Shard : public TierStores {
   // their read points (TierStores::SetReadPoint). nullopt: expire at the
   // watermark, as the single-partition engine always does.
   virtual void HoldExpiry(std::optional<EventTime> t) = 0;
+
+  // --- A routed near owner's share (docs/global-routing.md) ---
+  // InsertNear that indexes only `rows` of the entry: the SimHash tables
+  // and LSH bands whose keys the owner owns. The entry's other rows are
+  // another owner's, which finds it by them. A live entry there is touched
+  // instead, keeping its rows.
+  virtual Status InsertNearRows(std::string_view scope, uint64_t simhash, std::string_view sketch,
+                                const Origin& origin, const NearRows& rows) = 0;
 
   // --- Held messages (routed owners, docs/global-routing.md) ---
   // A routed owner's unfinished work (a record in its queue, a probe
