@@ -26,14 +26,27 @@ std::vector<uint64_t> QueueKeys(const NearProbeRequest& probe) {
   return keys;
 }
 
+// The rows of the record's entry this owner holds: those of the keys it
+// was asked about, which are the ones it owns (PlanNearProbes).
+store::NearRows RowsOf(const NearProbeRequest& probe) {
+  store::NearRows rows = store::NearRows::Some();
+  for (const NearKey& k : probe.keys) {
+    if (k.kind == KeyKind::kTable) rows.AddTable(k.index);
+    if (k.kind == KeyKind::kBand) rows.AddBand(k.index);
+  }
+  return rows;
+}
+
 }  // namespace
 
 void NearOwner::OnProbe(NearProbeRequest probe) {
   const OrderKey key = probe.key;
   std::string held = EncodeMessage(probe);
   std::vector<uint64_t> keys = QueueKeys(probe);
+  store::NearRows rows = RowsOf(probe);
   if (queue_.Add(key, std::move(keys), std::move(probe))) {
     stores_.PutHeld(HeldKey(HeldKind::kProbe, key), std::move(held));
+    rows_of_.emplace(key, std::move(rows));
   }
 }
 
@@ -79,6 +92,7 @@ Status NearOwner::Restore() {
     return Status::Corruption("a near owner's shard holds what a near owner does not");
   }));
   for (auto& [key, probe] : probes) {
+    rows_of_.emplace(key, RowsOf(probe));
     // A probe not answered (waiting or parked) is released again and
     // answered as it would have been: nothing it looks at has changed.
     if (answered.contains(key)) {
@@ -161,11 +175,16 @@ StatusOr<std::optional<NearAnswer>> NearOwner::Answer(const NearProbeRequest& p)
 }
 
 Status NearOwner::OnOutcome(const NearOutcome& outcome) {
+  auto rows = rows_of_.find(outcome.key);
   if (outcome.insert) {
     ReadPointScope at(stores_, outcome.key.time);
-    // Before Finish: a probe waiting behind this record must find it.
-    PS_RETURN_IF_ERROR(
-        stores_.InsertNear(outcome.scope, outcome.simhash, outcome.sketch, outcome.origin));
+    // Before Finish: a probe waiting behind this record must find it. Only
+    // the rows of the keys this owner owns; a repeat outcome, whose probe
+    // is gone, finds its entry live and touches it (every row is the safe
+    // answer should it not: extra rows find nothing another owner misses).
+    PS_RETURN_IF_ERROR(stores_.InsertNearRows(
+        outcome.scope, outcome.simhash, outcome.sketch, outcome.origin,
+        rows != rows_of_.end() ? rows->second : store::NearRows::All()));
     auto early = early_touches_.find({outcome.scope, outcome.simhash});
     if (early != early_touches_.end()) {
       PS_RETURN_IF_ERROR(stores_.TouchNear(outcome.scope, outcome.simhash, early->second));
@@ -177,6 +196,7 @@ Status NearOwner::OnOutcome(const NearOutcome& outcome) {
     stores_.DeleteHeld(HeldKey(HeldKind::kProbe, outcome.key));
     stores_.DeleteHeld(HeldKey(HeldKind::kAnswered, outcome.key));
   }
+  if (rows != rows_of_.end()) rows_of_.erase(rows);
   return Status::Ok();
 }
 

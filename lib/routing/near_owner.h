@@ -17,6 +17,9 @@ namespace pagesieve::routing {
 // it holds the near entries whose table or band rows it owns and answers
 // the content owners' probes.
 //
+// Its shard indexes only the rows of an entry whose keys it owns
+// (store::NearRows): each row of each entry is in one owner's memory.
+//
 // It takes its probes in order, once every content owner has promised past
 // them. A probe holds its keys until the record's outcome arrives (the
 // record's entries are inserted or dropped), and a later probe that shares
@@ -95,6 +98,9 @@ class NearOwner {
   // content owner than the insert does): the latest time per (scope,
   // SimHash), applied once the entry is inserted.
   std::map<std::pair<std::string, uint64_t>, EventTime> early_touches_;
+  // The rows a record's entry gets here, from its probe's keys, until its
+  // outcome: the shard indexes only the rows this owner owns.
+  std::map<OrderKey, store::NearRows> rows_of_;
 };
 
 }  // namespace pagesieve::routing
