@@ -60,6 +60,10 @@ void MetricsSampler::SampleLane(const pipeline::Pipeline::LaneInfo& lane, kafka:
   metrics_.memory_bytes.WithLabels({p, "bloom"}).Set(static_cast<double>(stats.bloom_memory_bytes));
   metrics_.memory_bytes.WithLabels({p, "simhash_index"})
       .Set(static_cast<double>(stats.near_index_memory_bytes));
+  metrics_.memory_bytes.WithLabels({p, "lsh_index"})
+      .Set(static_cast<double>(stats.lsh_index_memory_bytes));
+  metrics_.index_rows.WithLabels({p, "simhash"}).Set(static_cast<double>(stats.near_index_rows));
+  metrics_.index_rows.WithLabels({p, "lsh"}).Set(static_cast<double>(stats.lsh_index_rows));
   metrics_.pending_writes.WithLabels({p}).Set(static_cast<double>(stats.pending_writes));
   metrics_.restore_progress.WithLabels({p}).Set(1);  // opened from local disk: nothing to restore
 }

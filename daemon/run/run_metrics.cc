@@ -123,9 +123,14 @@ RunMetrics::RunMetrics(metrics::Registry& r, const std::string& prefix)
           "RocksDB's estimate of the bytes compaction still has to rewrite in the shard.",
           {"partition"})),
       memory_bytes(r.AddGauge(prefix + "store_memory_bytes",
-                              "Heap bytes of the shard's in-memory structures: the URL Bloom "
-                              "filter and the SimHash index (which grows with the live entries).",
+                              "Heap bytes of the shard's in-memory structures: the URL filter, "
+                              "the SimHash index and the LSH index (which grow with the live "
+                              "near entries).",
                               {"partition", "structure"})),
+      index_rows(r.AddGauge(prefix + "store_index_rows",
+                            "Rows of the near store's in-memory indexes: entries times SimHash "
+                            "tables or LSH bands, or a routed near owner's share of them.",
+                            {"partition", "index"})),
       pending_writes(r.AddGauge(prefix + "store_pending_writes",
                                 "Keys written since the shard's last checkpoint.", {"partition"})),
       restore_progress(r.AddGauge(prefix + "restore_progress_ratio",
@@ -176,7 +181,10 @@ void RunMetrics::RemovePartition(PartitionId partition) {
     f->Remove({p});
   }
   for (const char* store : {"url", "exact", "near"}) store_entries.Remove({p, store});
-  for (const char* structure : {"bloom", "simhash_index"}) memory_bytes.Remove({p, structure});
+  for (const char* structure : {"bloom", "simhash_index", "lsh_index"}) {
+    memory_bytes.Remove({p, structure});
+  }
+  for (const char* index : {"simhash", "lsh"}) index_rows.Remove({p, index});
 }
 
 void RunMetrics::SetReady(bool r) {

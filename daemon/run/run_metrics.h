@@ -80,6 +80,7 @@ struct RunMetrics {
   metrics::GaugeFamily& memtable_bytes;            // partition
   metrics::GaugeFamily& pending_compaction_bytes;  // partition
   metrics::GaugeFamily& memory_bytes;              // partition, structure
+  metrics::GaugeFamily& index_rows;                // partition, index
   metrics::GaugeFamily& pending_writes;            // partition
   metrics::GaugeFamily& restore_progress;          // partition
   metrics::Gauge& assigned_partitions;

@@ -126,6 +126,9 @@ TEST_F(DaemonTest, MetricsMoveByTheRecordsProcessedAndMatchTheVerdicts) {
   // entries for the pages that were unique.
   EXPECT_GT(after.Sum("pagesieve_store_memory_bytes", {{"structure", "bloom"}}), 0);
   EXPECT_GT(after.Sum("pagesieve_store_memory_bytes", {{"structure", "simhash_index"}}), 0);
+  EXPECT_GT(after.Sum("pagesieve_store_memory_bytes", {{"structure", "lsh_index"}}), 0);
+  EXPECT_GT(after.Sum("pagesieve_store_index_rows", {{"index", "simhash"}}), 0);
+  EXPECT_GT(after.Sum("pagesieve_store_index_rows", {{"index", "lsh"}}), 0);
   EXPECT_GT(after.Sum("pagesieve_event_time_lag_seconds"), 0);
   EXPECT_GT(after.Value("pagesieve_checkpoints_total").value_or(0), 0);
   // Exactly once (the default): every committed transaction's commit timed.

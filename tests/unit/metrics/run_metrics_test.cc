@@ -213,6 +213,8 @@ TEST_F(RunMetricsTest, RemovingAPartitionDropsOnlyItsSeries) {
     metrics_.pending_compaction_bytes.WithLabels({p}).Set(4096);
     metrics_.memory_bytes.WithLabels({p, "bloom"}).Set(1024);
     metrics_.memory_bytes.WithLabels({p, "simhash_index"}).Set(56);
+    metrics_.memory_bytes.WithLabels({p, "lsh_index"}).Set(434);
+    metrics_.index_rows.WithLabels({p, "lsh"}).Set(33);
   }
   metrics_.RemovePartition(PartitionId(1));
   testing::Exposition e = Scrape();
@@ -224,7 +226,9 @@ TEST_F(RunMetricsTest, RemovingAPartitionDropsOnlyItsSeries) {
       e.Value("pagesieve_store_pending_compaction_bytes", {{"partition", "1"}}).has_value());
   EXPECT_EQ(e.Value("pagesieve_store_pending_compaction_bytes", {{"partition", "2"}}), 4096);
   EXPECT_EQ(e.Sum("pagesieve_store_memory_bytes", {{"partition", "1"}}), 0);
-  EXPECT_EQ(e.Sum("pagesieve_store_memory_bytes", {{"partition", "2"}}), 1080);
+  EXPECT_EQ(e.Sum("pagesieve_store_memory_bytes", {{"partition", "2"}}), 1514);
+  EXPECT_FALSE(e.Value("pagesieve_store_index_rows", {{"partition", "1"}}).has_value());
+  EXPECT_EQ(e.Value("pagesieve_store_index_rows", {{"partition", "2"}, {"index", "lsh"}}), 33);
 }
 
 TEST_F(RunMetricsTest, EveryMetricFollowsThePrometheusNamingConventions) {
