@@ -619,6 +619,33 @@ TEST_F(RoutedDedupTest, LateRecordsAreDecidedWhereTheyArrivedWhateverTheInterlea
 // must still equal one Decider's in order: lookups are judged at each
 // record's place in the order, and a near owner does not call an entry dead
 // while an earlier record that may touch it is undecided.
+// url.mode = bloom: the URL owners' filters answer alone, with no entries
+// to replay against. An owner's state is never ahead of its input (they
+// commit together), so nothing finds itself. The false-positive rate is
+// set down (1e-4, as far as the fuse filter goes): two sets of filters hold
+// the URLs differently, and a chance "seen" in one would be a verdict the
+// other does not give.
+class RoutedBloomTest : public RoutedDedupTest {
+ protected:
+  std::string ConfigToml() const override {
+    return "[scope]\nkey = \"global\"\n[url]\nmode = \"bloom\"\nfalse_positive_rate = 1e-4\n";
+  }
+};
+
+TEST_F(RoutedBloomTest, VerdictsEqualOneDeciderInOrderWithKills) {
+  const std::vector<Event> events = Crawl(240, 5);
+  constexpr int kInputs = 3;
+  std::vector<engine::Verdict> skipped;
+  const std::vector<RoutedRecord> records = Prepare(events, kInputs, &skipped);
+  const std::map<std::string, Outcome> expected = Sequential(records);
+  int url_duplicates = 0;
+  for (const auto& [id, o] : expected) url_duplicates += std::get<1>(o) == engine::Tier::kUrl;
+  ASSERT_GE(url_duplicates, 10);
+  ExpectRoutedEqual(records, kInputs, expected, {4}, false);
+  ExpectRoutedEqual(records, kInputs, expected, {8}, false, /*crashes=*/true);
+  EXPECT_GE(total_kills_, 10);
+}
+
 class RoutedExpiryTest : public RoutedDedupTest {
  protected:
   std::string ConfigToml() const override {
