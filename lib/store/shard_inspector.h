@@ -128,8 +128,9 @@ class ShardInspector {
   // Every stored SimHash of the scope within `max_distance` (0..64), live or
   // not, closest first, then earliest origin, with its sketch: the live ones
   // are what FindNear()'s SimHash tables find (in_tables; in_bands is left
-  // false, as there is no query sketch). Scans every entry of the scope
-  // (the indexes are the writer's, in its memory).
+  // false, as there is no query sketch), but in a routed near owner's
+  // shard, which finds an entry only by the rows it holds (NearRows). Scans
+  // every entry of the scope (the indexes are the writer's, in its memory).
   StatusOr<std::vector<Inspected<NearCandidate>>> InspectNear(std::string_view scope,
                                                               uint64_t simhash, int max_distance);
 
