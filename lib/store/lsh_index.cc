@@ -27,6 +27,9 @@ void LshIndex::Reserve(size_t expected) {
   // in a few, and tables sized as if each were in all would hold the
   // memory its share saves.
   reserved_entries_ = expected;
+  staged_calls_ = 0;
+  // As if every entry were indexed; ApplyReservation() gives back what the
+  // staged entries show is not needed.
   simhashes_.reserve(expected + 1);
   slots_of_.reserve(expected + 1);
 }
@@ -115,6 +118,7 @@ bool LshIndex::Add(uint64_t simhash, std::span<const uint64_t> keys, EventTime i
 bool LshIndex::Stage(uint64_t simhash, std::span<const uint64_t> keys, EventTime indexed_at,
                      const NearRows& rows) {
   assert(keys.size() == static_cast<size_t>(bands_));
+  ++staged_calls_;
   const size_t words = BandsHeld(rows, bands_);
   if (words == 0) return true;
   bool full = false;
@@ -139,15 +143,30 @@ void LshIndex::Flush() {
 
 void LshIndex::ApplyReservation() {
   if (reserved_entries_ == 0) return;
-  // The share of the bands the entries so far are in (all, before any).
-  const double share =
-      size_ == 0 ? 1.0
-                 : static_cast<double>(words_) /
+  if (size_ == 0) {
+    // Nothing staged was indexed (no entry of the shard has a sketch of
+    // these bands): the tables stay small. They grow as entries come.
+    reserved_entries_ = 0;
+    simhashes_.shrink_to_fit();
+    slots_of_.shrink_to_fit();
+    return;
+  }
+  // The share of the staged entries indexed, and of the bands they are in.
+  const double indexed = std::min(
+      1.0, static_cast<double>(size_) / static_cast<double>(std::max<size_t>(staged_calls_, 1)));
+  const size_t entries = static_cast<size_t>(static_cast<double>(reserved_entries_) * indexed);
+  if (simhashes_.capacity() > 2 * std::max(entries + 1, simhashes_.size())) {
+    simhashes_.shrink_to_fit();
+    slots_of_.shrink_to_fit();
+    simhashes_.reserve(entries + 1);
+    slots_of_.reserve(entries + 1);
+  }
+  const double share = static_cast<double>(words_) /
                        (static_cast<double>(size_) * static_cast<double>(bands_));
   // At least room for what was admitted meanwhile, should `expected` have
   // been short (Admit does not grow the tables while the reservation waits).
   const size_t homes =
-      std::max(HomesFor(static_cast<size_t>(static_cast<double>(reserved_entries_) * share)),
+      std::max(HomesFor(static_cast<size_t>(static_cast<double>(entries) * share)),
                HomesFor(WordsPerBand()));
   reserved_entries_ = 0;  // first: the rebuild flushes
   if (homes > homes_) Rebuild(homes, {});

@@ -66,9 +66,10 @@ class LshIndex {
   // `bands` band keys per entry; generations `width` of event time wide.
   LshIndex(int bands, Duration width);
 
-  // Sizes the tables for `expected` entries at once (the rebuild at open,
-  // which stages them): at the first Flush(), by the share of the bands the
-  // entries staged by then are in.
+  // Sizes the tables for `expected` entries about to be staged (the rebuild
+  // at open): at the first Flush(), by the share of the bands the entries
+  // staged by then are in, and not at all when none of them was indexed (a
+  // shard whose entries have no sketch).
   void Reserve(size_t expected);
   // Indexes the entry `simhash` under its band keys, keys[i] in band i, in
   // the generation of `indexed_at`: in the bands of `rows` (a routed near
@@ -164,6 +165,7 @@ class LshIndex {
   std::vector<std::vector<uint64_t>> staged_;  // per band, until Flush()
   size_t staged_entries_ = 0;
   size_t reserved_entries_ = 0;  // Reserve()'s, until the first Flush() sizes the tables
+  size_t staged_calls_ = 0;      // Stage() calls since Reserve(), indexed or not
   std::vector<uint64_t> sorted_;               // FlushBand's scratch
 };
 

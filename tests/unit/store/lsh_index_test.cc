@@ -250,6 +250,19 @@ TEST(LshIndexTest, AShareOfTheBandsIsFoundByThoseBandsAndSizedByThem) {
   }
 }
 
+// Entries without sketches are not indexed: a reservation for them holds
+// no memory.
+TEST(LshIndexTest, AReservationForNothingIndexedHoldsNoMemory) {
+  LshIndex reserved(kBands, Duration(1000)), fresh(kBands, Duration(1000));
+  reserved.Reserve(1'000'000);
+  reserved.Flush();  // the rebuild at open, over entries none of which had a sketch
+  EXPECT_EQ(reserved.MemoryBytes(), fresh.MemoryBytes());
+  std::mt19937_64 rng(23);
+  const std::vector<uint64_t> keys = RandomKeys(rng);
+  ASSERT_TRUE(reserved.Add(7, keys, Ms(0)));
+  EXPECT_TRUE(Collected(reserved, keys).contains(7));
+}
+
 // A reservation short of what comes is no limit: the tables grow to fit.
 TEST(LshIndexTest, AShortReservationStillFitsEveryStagedEntry) {
   LshIndex reserved(kBands, Duration(1000)), added(kBands, Duration(1000));
