@@ -5,37 +5,70 @@
 namespace pagesieve::pipeline {
 
 Status ChangelogShipper::Begin(store::Shard& shard, Offset next_offset) {
-  const bool seeding = shard.ships_snapshot();
-  PS_RETURN_IF_ERROR(shard.ForEachChange(
-      next_offset, [this](std::string_view key, std::optional<std::string_view> value) {
-        unsent_.push_back(OutputMessage{topic_,
-                                        std::string(key),
-                                        value ? std::string(*value) : std::string(),
-                                        {},
-                                        partition_.value(),
-                                        !value.has_value()});
-      }));
-  if (shipped_ != nullptr) shipped_->Increment(static_cast<double>(unsent_.size()));
-  if (seeding) LogSeed();
   shipping_ = next_offset;
-  return Status::Ok();
+  if (shard.ships_snapshot()) {
+    seed_.emplace();
+    seed_records_ = seed_bytes_ = 0;
+    spdlog::info(
+        "seeding {}-{}: the shard has state this changelog never received (kept with the "
+        "changelog off, or the topic was recreated); shipping it whole, once, in pieces",
+        topic_, partition_.value());
+    return Status::Ok();
+  }
+  return QueueChanges(shard);
+}
+
+void ChangelogShipper::Queue(std::string_view key, std::optional<std::string_view> value) {
+  if (seed_) {
+    ++seed_records_;
+    seed_bytes_ += key.size() + (value ? value->size() : 0);
+  }
+  unsent_.push_back(OutputMessage{topic_,
+                                  std::string(key),
+                                  value ? std::string(*value) : std::string(),
+                                  {},
+                                  partition_.value(),
+                                  !value.has_value()});
+  if (shipped_ != nullptr) shipped_->Increment();
+}
+
+Status ChangelogShipper::QueueChanges(store::Shard& shard) {
+  return shard.ForEachChange(
+      *shipping_,
+      [this](std::string_view key, std::optional<std::string_view> value) { Queue(key, value); });
 }
 
 void ChangelogShipper::LogSeed() const {
-  size_t bytes = 0;
-  for (const OutputMessage& m : unsent_) bytes += (m.key ? m.key->size() : 0) + m.value.size();
-  spdlog::info(
-      "seeding {}-{}: the shard has state this changelog never received (kept with the "
-      "changelog off, or the topic was recreated); shipping it whole, once: {} records, {:.1f} MB",
-      topic_, partition_.value(), unsent_.size(), bytes / 1e6);
+  spdlog::info("seeded {}-{}: {} records, {:.1f} MB queued", topic_, partition_.value(),
+               seed_records_, static_cast<double>(seed_bytes_) / 1e6);
 }
 
-StatusOr<bool> ChangelogShipper::Ship(Sink& sink) {
-  while (!unsent_.empty()) {
-    Status s = sink.Send(unsent_.front(), counter_);
-    if (s.code() == StatusCode::kResourceExhausted) return false;
-    PS_RETURN_IF_ERROR(s);
-    unsent_.pop_front();
+StatusOr<bool> ChangelogShipper::Ship(Sink& sink, store::Shard& shard) {
+  size_t read = 0;
+  for (;;) {
+    while (!unsent_.empty()) {
+      Status s = sink.Send(unsent_.front(), counter_);
+      if (s.code() == StatusCode::kResourceExhausted) return false;
+      PS_RETURN_IF_ERROR(s);
+      unsent_.pop_front();
+    }
+    if (!seed_) break;
+    if (read >= kSeedKeysPerShip) return false;  // the next call goes on
+    // Pieces small enough that what waits to be sent stays small too.
+    constexpr size_t kPieceKeys = 10'000;
+    PS_ASSIGN_OR_RETURN(
+        const bool done,
+        shard.ForEachSnapshotChange(
+            *shipping_, &*seed_, kPieceKeys,
+            [this](std::string_view key, std::optional<std::string_view> value) {
+              Queue(key, value);
+            }));
+    read += kPieceKeys;
+    if (done) {
+      PS_RETURN_IF_ERROR(QueueChanges(shard));
+      LogSeed();
+      seed_.reset();
+    }
   }
   return counter_->unacknowledged == 0;
 }

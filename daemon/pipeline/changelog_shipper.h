@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/status_or.h"
 #include "common/types.h"
@@ -31,13 +32,21 @@ class ChangelogShipper {
   // A checkpoint at `next_offset` is being shipped.
   std::optional<Offset> shipping() const { return shipping_; }
 
-  // Queues the changelog records of a checkpoint of `shard` at `next_offset`:
-  // the whole shard, once, when the changelog never received it (seeding,
-  // Shard::ships_snapshot), which is logged with its size.
+  // Queues the changelog records of a checkpoint of `shard` at `next_offset`.
+  // When the changelog never received the shard (seeding,
+  // Shard::ships_snapshot), its records are the whole shard, once: they are
+  // read in pieces as Ship() sends them, never all in memory, and logged
+  // with their size when all are sent.
   Status Begin(store::Shard& shard, Offset next_offset);
-  // Sends what is queued; true once every record of the checkpoint is
-  // acknowledged. Then the checkpoint may be made: Finish() first.
-  StatusOr<bool> Ship(Sink& sink);
+  // Sends what is queued, reading the next pieces of a seed from `shard`
+  // (at most kSeedKeysPerShip stored keys a call, so that the partition's
+  // thread goes back to polling between them); true once every record of
+  // the checkpoint is acknowledged. Then the checkpoint may be made:
+  // Finish() first. `shard` must not change while it ships.
+  StatusOr<bool> Ship(Sink& sink, store::Shard& shard);
+
+  // Stored keys a seed reads per Ship() call: a few tens of milliseconds.
+  static constexpr size_t kSeedKeysPerShip = 50'000;
   // Tells the shard where the changelog stands after this checkpoint's
   // records (saved with the checkpoint); returns the input offset to
   // checkpoint at.
@@ -48,6 +57,9 @@ class ChangelogShipper {
   const DeliveryCounter& deliveries() const { return *counter_; }
 
  private:
+  // Queues `shard`'s records of the checkpoint after its snapshot.
+  Status QueueChanges(store::Shard& shard);
+  void Queue(std::string_view key, std::optional<std::string_view> value);
   void LogSeed() const;
 
   const std::string topic_;
@@ -55,6 +67,10 @@ class ChangelogShipper {
   metrics::Counter* const shipped_;
   std::optional<Offset> shipping_;
   std::deque<OutputMessage> unsent_;
+  // A seed being read: where its snapshot stands, and what it has queued.
+  std::optional<store::SnapshotCursor> seed_;
+  size_t seed_records_ = 0;
+  size_t seed_bytes_ = 0;
   std::shared_ptr<DeliveryCounter> counter_ = std::make_shared<DeliveryCounter>();
 };
 

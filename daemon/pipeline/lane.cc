@@ -163,7 +163,7 @@ StatusOr<bool> Lane::PrepareCommit(Sink& sink) {
     PrepareShard();
     PS_RETURN_IF_ERROR(changelog_->Begin(*shard_, next_offset_));
   }
-  return changelog_->Ship(sink);
+  return changelog_->Ship(sink, *shard_);
 }
 
 std::optional<Offset> Lane::commit_offset() const {
@@ -209,7 +209,7 @@ StatusOr<std::optional<Offset>> Lane::MaybeCheckpoint(Sink& sink, bool force) {
     PrepareShard();
     PS_RETURN_IF_ERROR(changelog_->Begin(*shard_, next_offset_));
   }
-  PS_ASSIGN_OR_RETURN(bool shipped, changelog_->Ship(sink));
+  PS_ASSIGN_OR_RETURN(bool shipped, changelog_->Ship(sink, *shard_));
   if (!shipped) return std::optional<Offset>();
   const Offset next = changelog_->Finish(*shard_);
   PS_RETURN_IF_ERROR(Commit(next));

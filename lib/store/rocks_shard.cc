@@ -229,7 +229,10 @@ Status RocksShard::ForEachHeld(const HeldFn& fn) {
 Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
   PS_RETURN_IF_ERROR(error_);
   expired_->Enable();  // compactions from now on report what they expire
-  if (ships_snapshot()) PS_RETURN_IF_ERROR(ForEachStoredChange(next_offset, fn));
+  // A snapshot given in pieces (ForEachSnapshotChange) is not given again.
+  const bool streamed = snapshot_streamed_;
+  snapshot_streamed_ = false;
+  if (ships_snapshot() && !streamed) PS_RETURN_IF_ERROR(ForEachStoredChange(next_offset, fn));
   // In url.mode = exact the Bloom filter is rebuilt from the URL entries
   // after a restore, so its pages stay local; in bloom mode they are the
   // only record of the URLs seen and travel with their header.
@@ -303,6 +306,36 @@ Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
   marker.near_blocks = layout_.blocks();
   fn(ChangelogMarkerKey(), EncodeChangelogMarker(marker));
   return Status::Ok();
+}
+
+StatusOr<bool> RocksShard::ForEachSnapshotChange(Offset next_offset, SnapshotCursor* cursor,
+                                                 size_t max_keys, const ChangeFn& fn) {
+  PS_RETURN_IF_ERROR(error_);
+  if (!cursor->begun) {
+    // From the first key walked on: a key given now and expired by a
+    // compaction before the checkpoint needs its tombstone.
+    expired_->Enable();
+    fn(ChangelogSnapshotKey(), EncodeChangelogSnapshot(next_offset));
+    cursor->begun = true;
+  }
+  // As ForEachStoredChange: the held messages, then the entries.
+  std::vector<StoredRange> ranges = {
+      {kMetaCf, std::string(kHeldPrefix), std::string(kHeldEnd), /*skip_dead=*/false},
+      {kUrlCf, "", ""},
+      {kExactCf, "", ""},
+      {kNearCf, "", ""}};
+  if (options_.url_mode == UrlMode::kBloom) ranges.push_back({kBloomCf, "", ""});
+  PS_ASSIGN_OR_RETURN(
+      const bool done,
+      WalkStored(
+          db_.get(), ranges,
+          [&](Cf cf, std::string_view value) { return sweep_.IsDead(cf, value, ExpireAt()); },
+          max_keys, cursor,
+          [&](Cf cf, std::string_view key, std::string_view value) {
+            fn(ChangelogEntryKey(cf, key), value);
+          }));
+  if (done) snapshot_streamed_ = true;
+  return done;
 }
 
 Status RocksShard::ForEachStoredChange(Offset next_offset, const ChangeFn& fn) {

@@ -70,6 +70,8 @@ class RocksShard final : public Shard {
   Status ForEachHeld(const HeldFn& fn) override;
 
   Status ForEachChange(Offset next_offset, const ChangeFn& fn) override;
+  StatusOr<bool> ForEachSnapshotChange(Offset next_offset, SnapshotCursor* cursor,
+                                       size_t max_keys, const ChangeFn& fn) override;
   void SetChangelogNext(Offset changelog_next) override { staged_changelog_next_ = changelog_next; }
   std::optional<Offset> changelog_next() const override { return changelog_next_; }
   bool ships_snapshot() const override { return checkpointed_ && !changelog_next_; }
@@ -115,6 +117,9 @@ class RocksShard final : public Shard {
   // gives it.
   std::optional<EventTime> shipped_hold_, staged_shipped_hold_;
   bool hold_stored_ = false;  // the metadata holds a hold (only routed owners' shards)
+  // ForEachSnapshotChange gave the whole snapshot: the next ForEachChange
+  // gives the rest of the checkpoint only.
+  bool snapshot_streamed_ = false;
   std::optional<Offset> checkpointed_;
   std::optional<Offset> changelog_next_, staged_changelog_next_;
   ScopeIdCache scopes_;

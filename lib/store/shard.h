@@ -3,9 +3,11 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
+#include "common/status_or.h"
 #include "common/types.h"
 #include "store/near_rows.h"
 #include "store/tier_stores.h"
@@ -48,6 +50,15 @@ struct ShardStats {
   uint64_t bloom_memory_bytes = 0;
   double bloom_fill_ratio = 0;
   double bloom_false_positive_rate = 0;  // estimated from the fill ratio
+};
+
+// Where a snapshot shipped in pieces stands (Shard::ForEachSnapshotChange).
+// Start with a default one.
+struct SnapshotCursor {
+  bool begun = false;
+  size_t range = 0;   // the stored range walked now
+  std::string after;  // the last key visited in it, when `visited`
+  bool visited = false;
 };
 
 // The state of one input partition, durable: the tier stores (what the
@@ -109,6 +120,16 @@ class Shard : public TierStores {
   // compaction collects expired keys for this. Changes nothing the shard
   // answers. `fn`'s arguments are valid during the call only.
   virtual Status ForEachChange(Offset next_offset, const ChangeFn& fn) = 0;
+  // Seeding in pieces (docs/changelog.md, "Seeding"), so that a large
+  // shard's snapshot is never held in memory whole nor walked in one go on
+  // the partition's thread: while ships_snapshot(), gives the records of the
+  // snapshot (the snapshot record, then every held message and live stored
+  // entry), visiting at most `max_keys` stored keys per call from where
+  // `*cursor` stands; true once all are given. ForEachChange() for the same
+  // checkpoint then gives the rest without the snapshot. The shard must not
+  // change in between (the lane processes nothing while it ships).
+  virtual StatusOr<bool> ForEachSnapshotChange(Offset next_offset, SnapshotCursor* cursor,
+                                               size_t max_keys, const ChangeFn& fn) = 0;
   // The changelog offset after the records of the next checkpoint, saved
   // with it.
   virtual void SetChangelogNext(Offset changelog_next) = 0;
