@@ -22,11 +22,6 @@ using storetest::Ms;
 using testing::MakeSyntheticSketch;
 using testing::NearCopySketch;
 
-uint64_t Flip(uint64_t fp, int bits, std::mt19937_64& rng) {
-  uint64_t mask = 0;
-  while (std::popcount(mask) < bits) mask |= uint64_t{1} << (rng() % 64);
-  return fp ^ mask;
-}
 
 NearRows BandsOnly(int bands) {
   NearRows rows = NearRows::Some();
@@ -117,7 +112,7 @@ TEST_F(NearRowsTest, OwnersSharingTheRowsFindWhatOneShardWithEveryRowFinds) {
   std::vector<std::string> sketches;
   std::map<uint64_t, bool> used;
   for (int i = 0; i < 600; ++i) {
-    const uint64_t simhash = Flip(centers[rng() % centers.size()], 1 + rng() % 8, rng);
+    const uint64_t simhash = storetest::FlipBits(centers[rng() % centers.size()], 1 + rng() % 8, rng);
     if (used[simhash]) continue;  // one entry per SimHash: no insert over a live one
     used[simhash] = true;
     sketches.push_back(i % 2 == 1 ? NearCopySketch(sketches[rng() % sketches.size()], rng())
@@ -159,7 +154,7 @@ TEST_F(NearRowsTest, OwnersSharingTheRowsFindWhatOneShardWithEveryRowFinds) {
     EXPECT_EQ(owner_rows, shard_->Stats().near_index_rows) << "pass " << pass;
     EXPECT_EQ(owner_lsh_rows, shard_->Stats().lsh_index_rows) << "pass " << pass;
     for (int q = 0; q < 300; ++q) {
-      const uint64_t simhash = Flip(centers[rng() % centers.size()], rng() % 6, rng);
+      const uint64_t simhash = storetest::FlipBits(centers[rng() % centers.size()], rng() % 6, rng);
       const std::string sketch = q % 3 == 0 ? MakeSyntheticSketch(rng())
                                             : NearCopySketch(sketches[rng() % sketches.size()], q);
       std::map<uint64_t, NearCandidate> want, got;

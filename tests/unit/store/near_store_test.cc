@@ -15,11 +15,6 @@ using storetest::kPartition;
 using storetest::MakeOrigin;
 using storetest::Ms;
 
-uint64_t Flip(uint64_t fp, int bits, std::mt19937_64& rng) {
-  uint64_t mask = 0;
-  while (std::popcount(mask) < bits) mask |= uint64_t{1} << (rng() % 64);
-  return fp ^ mask;
-}
 
 // What the store should hold, and the answer a full scan gives.
 struct Model {
@@ -100,11 +95,11 @@ void NearStoreTest::CheckAgainstBruteForce(int max_distance, int clusters, int p
   for (uint64_t& c : centers) c = rng();
   const int total = clusters * per_cluster;
   for (int i = 0; i < total; ++i) {
-    const uint64_t fp = Flip(centers[rng() % clusters], rng() % (2 * max_distance + 2), rng);
+    const uint64_t fp = storetest::FlipBits(centers[rng() % clusters], rng() % (2 * max_distance + 2), rng);
     const Origin origin = MakeOrigin(i, Ms(static_cast<int64_t>(rng() % 10'000)));
     ASSERT_TRUE(shard_->InsertNear("s", fp, {}, origin).ok());
     model.Insert(fp, origin);
-    ASSERT_TRUE(shard_->InsertNear("other", Flip(fp, 1, rng), {}, MakeOrigin(i, Ms(1))).ok());
+    ASSERT_TRUE(shard_->InsertNear("other", storetest::FlipBits(fp, 1, rng), {}, MakeOrigin(i, Ms(1))).ok());
     if (i == total / 2) {
       ASSERT_TRUE(shard_->Checkpoint(Offset(i + 1)).ok());
     }
@@ -124,7 +119,7 @@ void NearStoreTest::CheckQueries(const Model& model, const std::vector<uint64_t>
   const Duration ttl = model.ttl;
   const int clusters = static_cast<int>(centers.size());
   for (int i = 0; i < queries; ++i) {
-    const uint64_t q = i % 10 == 0 ? rng() : Flip(centers[rng() % clusters], rng() % 8, rng);
+    const uint64_t q = i % 10 == 0 ? rng() : storetest::FlipBits(centers[rng() % clusters], rng() % 8, rng);
     const OriginFilter filter =
         i % 3 == 0 ? OriginFilter{kPartition, Offset(rng() % total)} : OriginFilter{};
     for (int d = 0; d <= max_distance; ++d) {

@@ -16,11 +16,6 @@ namespace {
 
 using storetest::Ms;
 
-uint64_t Flip(uint64_t fp, int bits, std::mt19937_64& rng) {
-  uint64_t mask = 0;
-  while (std::popcount(mask) < bits) mask |= uint64_t{1} << (rng() % 64);
-  return fp ^ mask;
-}
 
 std::set<uint64_t> Collected(const SimHashIndex& index, uint64_t q, int d) {
   std::vector<SimHashIndex::Candidate> out;
@@ -45,7 +40,7 @@ void CheckAgainstScan(int max_distance, int max_tables) {
   for (int i = 0; i < 20'000; ++i) {
     const uint64_t fp = i % 4 == 0 || stored.empty()
                             ? rng()
-                            : Flip(stored[rng() % stored.size()],
+                            : storetest::FlipBits(stored[rng() % stored.size()],
                                    static_cast<int>(rng() % (max_distance + 2)), rng);
     stored.push_back(fp);
     index.Add(fp, Ms(static_cast<int64_t>(i / 4)));  // generations of 4000 adds
@@ -53,7 +48,7 @@ void CheckAgainstScan(int max_distance, int max_tables) {
   ASSERT_EQ(index.size(), stored.size());
   ASSERT_EQ(index.generations(), 5u);
   for (int i = 0; i < 300; ++i) {
-    const uint64_t q = Flip(stored[rng() % stored.size()], static_cast<int>(rng() % 5), rng);
+    const uint64_t q = storetest::FlipBits(stored[rng() % stored.size()], static_cast<int>(rng() % 5), rng);
     for (int d = 0; d <= max_distance; ++d) {
       std::set<uint64_t> want;
       for (uint64_t fp : stored) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -35,6 +36,14 @@ Origin MakeOrigin(int64_t offset, EventTime t, PartitionId partition = kPartitio
 Digest128 DigestOf(uint64_t n);
 
 inline EventTime Ms(int64_t ms) { return EventTimeFromMillis(ms); }
+
+// `fp` with `bits` distinct random bits flipped: a SimHash that many bits
+// away.
+inline uint64_t FlipBits(uint64_t fp, int bits, std::mt19937_64& rng) {
+  uint64_t mask = 0;
+  while (std::popcount(mask) < bits) mask |= uint64_t{1} << (rng() % 64);
+  return fp ^ mask;
+}
 
 // A test with a state directory, an env and helpers to (re)open one shard.
 class ShardTest : public ::testing::Test {
