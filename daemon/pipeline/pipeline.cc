@@ -273,6 +273,28 @@ Status Pipeline::RollBack(std::string why) {
   return Status::Ok();
 }
 
+Status Pipeline::DecideAgainBefore(Clock::SteadyTime deadline) {
+  std::map<PartitionId, Offset> decided;
+  for (const auto& [p, open] : lanes_) decided.emplace(p, open.lane->next_offset());
+  PS_RETURN_IF_ERROR(RollBack(*rollback_));
+  std::vector<PartitionId> all;
+  for (const auto& [p, open] : lanes_) all.push_back(p);
+  source_.Resume(all);
+  auto behind = [&] {
+    for (const auto& [p, offset] : decided) {
+      auto it = lanes_.find(p);  // a lane revoked meanwhile is its next owner's
+      if (it != lanes_.end() && it->second.lane->next_offset() < offset) return true;
+    }
+    return false;
+  };
+  // Step() rolls back again should the new transaction fail too.
+  while (behind() && clock_.SteadyNow() < deadline) PS_RETURN_IF_ERROR(Step());
+  all.clear();
+  for (const auto& [p, open] : lanes_) all.push_back(p);
+  source_.Pause(all);
+  return Status::Ok();
+}
+
 std::vector<Pipeline::LaneInfo> Pipeline::lanes() const {
   std::vector<LaneInfo> out;
   for (const auto& [p, open] : lanes_) {
@@ -433,12 +455,31 @@ Status Pipeline::Shutdown(Duration timeout) {
   if (transactional() && !abandoned_ && !lanes_.empty()) {
     // What was processed commits; what was read beyond is read again on the
     // next start.
-    if (!CommitBefore(deadline)) {
-      result = fatal_.ok() ? Status::DeadlineExceeded(
-                                 "shutdown: the last transaction could not be committed within " +
+    bool committed = CommitBefore(deadline);
+    // A transaction that failed, not for want of time (its records timed
+    // out while the broker was away), is aborted and its records decided
+    // again, as a running stage does: a stop right after an outage still
+    // ends with everything it decided committed.
+    while (!committed && rollback_ && fatal_.ok() && clock_.SteadyNow() < deadline) {
+      if (Status s = DecideAgainBefore(deadline); !s.ok()) {
+        fatal_ = s;
+        break;
+      }
+      committed = CommitBefore(deadline);
+    }
+    if (!committed) {
+      if (!fatal_.ok()) {
+        result = fatal_;
+      } else if (rollback_) {
+        result = Status::Aborted("shutdown: the last transaction failed (" + *rollback_ +
+                                 ") with no time left to decide its records again within " +
                                  FormatDuration(timeout) +
-                                 "; its records are decided again on the next start")
-                           : fatal_;
+                                 "; they are decided again on the next start");
+      } else {
+        result = Status::DeadlineExceeded(
+            "shutdown: the last transaction could not be committed within " +
+            FormatDuration(timeout) + "; its records are decided again on the next start");
+      }
       if (rollback_) (void)sink_.AbortTransaction();
     }
     abandoned_ = true;

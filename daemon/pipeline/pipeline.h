@@ -77,7 +77,9 @@ class Pipeline final : public Lanes {
   // Every lane reached its end: nothing more will come.
   bool Done() const { return source_.Exhausted(); }
   // Stops reading and finishes what was read (processed, acknowledged,
-  // checkpointed, committed) within `timeout`, then closes every lane.
+  // checkpointed, committed) within `timeout`, then closes every lane. A
+  // transaction that fails meanwhile is rolled back and what it held
+  // decided again, time allowing.
   Status Shutdown(Duration timeout);
   // After a failure: lanes taken away from now on are dropped, not drained,
   // so state stays at its last checkpoint.
@@ -126,6 +128,9 @@ class Pipeline final : public Lanes {
   // checkpoint (the shard reopened as it was, the input read again from
   // there), so what the aborted transaction held is decided again.
   Status RollBack(std::string why);  // by value: callers pass rollback_, which it resets
+  // Shutting down, the transaction failed: rolls back and decides again
+  // what each lane had decided, within `deadline`; reading stops after.
+  Status DecideAgainBefore(Clock::SteadyTime deadline);
   // Hands prepared batches to their lanes; false if there were none.
   bool DispatchCompletions();
   Status ProcessAll();

@@ -83,7 +83,20 @@ void ScriptedSource::Push(PartitionId p, Offset offset, std::string value, std::
   r.value = std::move(value);
   r.default_event_id = "pages-" + std::to_string(p.value()) + "-" + std::to_string(offset.value());
   r.position_in_verdict = true;
+  pushed_[p].push_back(r);
   queued_[p].push_back(std::move(r));
+}
+
+Status ScriptedSource::Rewind(PartitionId p, Offset offset) {
+  rewound[p] = offset;
+  if (replay_on_rewind_) {
+    std::deque<SourceRecord>& queue = queued_[p];
+    queue.clear();
+    for (const SourceRecord& r : pushed_[p]) {
+      if (r.offset >= offset) queue.push_back(r);
+    }
+  }
+  return Status::Ok();
 }
 
 Status ScriptedSource::Poll(Duration, Lanes& lanes) {

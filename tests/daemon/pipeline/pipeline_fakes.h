@@ -99,10 +99,10 @@ class ScriptedSource final : public Source {
   std::optional<Offset> EndOf(PartitionId p) const override;
   void Finished(PartitionId p) override { finished.insert(p); }
   bool Exhausted() const override;
-  Status Rewind(PartitionId p, Offset offset) override {
-    rewound[p] = offset;
-    return Status::Ok();
-  }
+  Status Rewind(PartitionId p, Offset offset) override;
+  // From now on a rewind reads the partition's records again from there, as
+  // a broker does (by default a test pushes what is to be read again).
+  void ReplayOnRewind() { replay_on_rewind_ = true; }
 
   std::map<PartitionId, Offset> rewound;    // where each partition was last read again from
   std::map<PartitionId, Offset> committed;  // the last commit of each partition
@@ -119,6 +119,8 @@ class ScriptedSource final : public Source {
   };
   std::deque<Event> events_;
   std::map<PartitionId, std::deque<SourceRecord>> queued_;
+  std::map<PartitionId, std::vector<SourceRecord>> pushed_;  // for a replay
+  bool replay_on_rewind_ = false;
   std::map<PartitionId, Offset> ends_;
 };
 

@@ -259,6 +259,56 @@ TEST_F(PipelineTest, AnAbortedTransactionTakesEveryLaneBackToItsLastCheckpoint) 
   EXPECT_EQ(sink_.commits[1], (std::map<PartitionId, Offset>{{kP1, Offset(2)}, {kP2, Offset(2)}}));
 }
 
+TEST_F(PipelineTest, AShutdownWhoseTransactionFailsDecidesAgainAndCommitsWhatItDecided) {
+  options_.lane.transactional = true;
+  sink_.set_transactional(true);
+  sink_.set_auto_ack(true);
+  source_.ReplayOnRewind();
+  Make();
+  source_.Assign(kP1);
+  source_.Assign(kP2);
+  Push(kP1, 0, "https://one.example/a", 1);
+  Push(kP2, 0, "https://two.example/a", 2);
+  StepUntilSent(2);
+  clock_.Advance(std::chrono::seconds(2));
+  StepUntil([&] { return sink_.commits.size() == 1; });
+  Push(kP1, 1, "https://one.example/b", 3);
+  Push(kP2, 1, "https://two.example/b", 2);
+  StepUntilSent(4);
+  std::vector<std::string> before;
+  for (size_t i = 2; i < sink_.sent.size(); ++i) before.push_back(sink_.sent[i].value);
+  // The stop comes as the transaction fails (its records timed out while
+  // the broker was away): the commit is refused.
+  sink_.RefuseNextCommit();
+  const Status s = pipeline_->Shutdown(std::chrono::minutes(1));
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(sink_.aborts, 1);
+  EXPECT_EQ(source_.rewound[kP1], Offset(1));
+  EXPECT_EQ(source_.rewound[kP2], Offset(1));
+  // Decided again, the same verdicts, committed with both lanes' offsets.
+  std::vector<std::string> again;
+  for (size_t i = 4; i < sink_.sent.size(); ++i) again.push_back(sink_.sent[i].value);
+  EXPECT_THAT(again, ::testing::UnorderedElementsAreArray(before));
+  ASSERT_EQ(sink_.commits.size(), 2u);
+  EXPECT_EQ(sink_.commits[1], (std::map<PartitionId, Offset>{{kP1, Offset(2)}, {kP2, Offset(2)}}));
+  EXPECT_TRUE(source_.paused.count(kP1) && source_.paused.count(kP2)) << "reading stops again";
+}
+
+TEST_F(PipelineTest, AShutdownWhoseTransactionFailsWithNoTimeLeftSaysSo) {
+  options_.lane.transactional = true;
+  sink_.set_transactional(true);
+  sink_.set_auto_ack(true);
+  Make();
+  source_.Assign(kP1);
+  Push(kP1, 0, "https://one.example/a", 1);
+  StepUntilSent(1);
+  sink_.RefuseNextCommit();
+  const Status s = pipeline_->Shutdown(Duration(0));
+  EXPECT_EQ(s.code(), StatusCode::kAborted);
+  EXPECT_THAT(s.message(), HasSubstr("the coordinator refused the offsets"));
+  EXPECT_TRUE(sink_.commits.empty());
+}
+
 TEST_F(PipelineTest, AFailedDeliveryStopsTheRunAndNamesThePartition) {
   Make();
   source_.Assign(kP2);
