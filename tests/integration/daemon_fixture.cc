@@ -1,6 +1,7 @@
 #include "daemon_fixture.h"
 
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -45,16 +46,22 @@ std::vector<TestMessage> LabelledStream(const StreamOptions& o) {
 }
 
 void DaemonTest::SetUp() {
-  const std::string base = UniqueTopicName("daemon");
-  input_ = base + "-pages";
-  unique_ = base + "-unique";
-  duplicate_ = base + "-duplicate";
-  skipped_ = base + "-skipped";
-  dead_letter_ = base + "-dlq";
+  base_ = UniqueTopicName("daemon");
+  input_ = base_ + "-pages";
+  unique_ = base_ + "-unique";
+  duplicate_ = base_ + "-duplicate";
+  skipped_ = base_ + "-skipped";
+  dead_letter_ = base_ + "-dlq";
   ASSERT_TRUE(CreateTopic(input_, kPartitions).ok());
   for (const std::string& t : {unique_, duplicate_, skipped_, dead_letter_}) {
     ASSERT_TRUE(CreateTopic(t, 2).ok()) << t;
   }
+}
+
+void DaemonTest::TearDown() {
+  // "-" after the base: "daemon-7-1" must not take "daemon-7-12"'s topics.
+  const Status deleted = DeleteTopicsNamedWith(base_ + "-");
+  if (!deleted.ok()) std::cerr << "deleting the test's topics: " << deleted.ToString() << "\n";
 }
 
 std::string DaemonTest::WriteConfig(const std::string& name, const std::string& group,

@@ -52,6 +52,9 @@ struct Expected {
 class DaemonTest : public ::testing::Test {
  protected:
   void SetUp() override;
+  // Deletes the test's topics, and those its daemons created (named after
+  // them). The daemons are gone by then: they belong to the test's body.
+  void TearDown() override;
 
   // A config for this test's topics; `extra` is TOML appended (keys of
   // sections not already written here).
@@ -75,6 +78,7 @@ class DaemonTest : public ::testing::Test {
   void ExpectPublishedEquals(const Published& published, const Expected& expected) const;
 
   TempDir dir_;
+  std::string base_;  // every topic of this test has it in its name
   std::string input_, unique_, duplicate_, skipped_, dead_letter_;
   static constexpr int kPartitions = 4;
 };

@@ -32,6 +32,7 @@ struct KafkaDeleter {
   void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
   void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
   void operator()(rd_kafka_NewTopic_t* t) const { rd_kafka_NewTopic_destroy(t); }
+  void operator()(rd_kafka_DeleteTopic_t* t) const { rd_kafka_DeleteTopic_destroy(t); }
   void operator()(rd_kafka_AdminOptions_t* o) const { rd_kafka_AdminOptions_destroy(o); }
 };
 template <typename T>
@@ -82,6 +83,44 @@ Status CreateTopic(const std::string& name, int partitions, std::chrono::millise
       return Status::Unavailable(std::string("create topic ") + name + ": " +
                                  rd_kafka_topic_result_error_string(results[i]));
     }
+  }
+  return Status::Ok();
+}
+
+Status DeleteTopicsNamedWith(const std::string& part, std::chrono::milliseconds timeout) {
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  if (rd_kafka_conf_set(conf, "bootstrap.servers", BootstrapServers().c_str(), err, sizeof(err)) !=
+      RD_KAFKA_CONF_OK) {
+    rd_kafka_conf_destroy(conf);
+    return Status::InvalidArgument(err);
+  }
+  KafkaPtr<rd_kafka_t> rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err)));
+  if (!rk) return Status::Internal(err);
+  const rd_kafka_metadata_t* metadata = nullptr;
+  const rd_kafka_resp_err_t listed = rd_kafka_metadata(rk.get(), /*all_topics=*/1, nullptr,
+                                                       &metadata, static_cast<int>(timeout.count()));
+  if (listed != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Status::Unavailable(std::string("listing topics: ") + rd_kafka_err2str(listed));
+  }
+  std::vector<KafkaPtr<rd_kafka_DeleteTopic_t>> doomed;
+  for (int i = 0; i < metadata->topic_cnt; ++i) {
+    const std::string name = metadata->topics[i].topic;
+    if (name.find(part) != std::string::npos) {
+      doomed.emplace_back(rd_kafka_DeleteTopic_new(name.c_str()));
+    }
+  }
+  rd_kafka_metadata_destroy(metadata);
+  if (doomed.empty()) return Status::Ok();
+  std::vector<rd_kafka_DeleteTopic_t*> topics;
+  for (const auto& t : doomed) topics.push_back(t.get());
+  KafkaPtr<rd_kafka_queue_t> queue(rd_kafka_queue_new(rk.get()));
+  rd_kafka_DeleteTopics(rk.get(), topics.data(), topics.size(), nullptr, queue.get());
+  KafkaPtr<rd_kafka_event_t> event(
+      rd_kafka_queue_poll(queue.get(), static_cast<int>(timeout.count())));
+  if (!event) return Status::DeadlineExceeded("DeleteTopics got no answer from the broker");
+  if (rd_kafka_event_error(event.get()) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Status::Unavailable(rd_kafka_event_error_string(event.get()));
   }
   return Status::Ok();
 }

@@ -24,6 +24,12 @@ Status CreateTopic(const std::string& name, int partitions,
                    std::chrono::milliseconds timeout = std::chrono::seconds(30),
                    const std::map<std::string, std::string>& configs = {});
 
+// Deletes every topic whose name contains `part` (a test's own, by its
+// unique name): a full test run would otherwise leave gigabytes on the
+// broker's disk.
+Status DeleteTopicsNamedWith(const std::string& part,
+                             std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
 struct TestMessage {
   int32_t partition = 0;
   int64_t offset = 0;
