@@ -29,7 +29,18 @@ std::string StoreLine(const char* name, const store::StoreFigures& f) {
   if (f.stored) line += " stored " + std::to_string(*f.stored);
   if (f.live) line += ", live " + std::to_string(*f.live);
   if (f.banded) line += " (" + std::to_string(*f.banded) + " with a sketch in the lsh bands)";
-  return line + (f.stored ? ", " : " ") + FormatBytes(f.sst_bytes) + " in SST files\n";
+  line += (f.stored ? ", " : " ") + FormatBytes(f.sst_bytes) + " in SST files\n";
+  if (f.index_rows) {
+    // A routed near owner's share shows here: fewer rows than all.
+    const store::StoreFigures::IndexRows& r = *f.index_rows;
+    line += "    " + std::string(13, ' ') + "index rows held: " + std::to_string(r.simhash) +
+            " of " + std::to_string(r.simhash_of) + " simhash, " + std::to_string(r.lsh) +
+            " of " + std::to_string(r.lsh_of) + " lsh" +
+            (r.simhash < r.simhash_of || r.lsh < r.lsh_of ? " (a routed near owner's share)"
+                                                          : "") +
+            "\n";
+  }
+  return line;
 }
 
 std::string LshText(const std::optional<store::LshFigures>& lsh) {
@@ -102,6 +113,12 @@ Json StoreJson(const store::StoreFigures& f) {
   if (f.stored) j["stored"] = *f.stored;
   if (f.live) j["live"] = *f.live;
   if (f.banded) j["banded"] = *f.banded;
+  if (f.index_rows) {
+    j["index_rows"] = {{"simhash", f.index_rows->simhash},
+                       {"simhash_of", f.index_rows->simhash_of},
+                       {"lsh", f.index_rows->lsh},
+                       {"lsh_of", f.index_rows->lsh_of}};
+  }
   return j;
 }
 

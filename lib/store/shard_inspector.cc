@@ -154,14 +154,21 @@ StatusOr<ShardReport> ShardInspector::Report() {
   return r;
 }
 
-bool ShardInspector::Banded(std::string_view near_value) const {
-  if (!bands_) return false;
-  StatusOr<NearIndexFields> fields = DecodeNearIndexFields(near_value);
-  if (!fields.ok()) return false;
-  const std::string_view sketch = fields->sketch;
-  return !sketch.empty() &&
+bool ShardInspector::Banded(std::string_view sketch) const {
+  return bands_ && !sketch.empty() &&
          static_cast<unsigned char>(sketch[0]) == identity_.fingerprint_version &&
          bands_->Fits(sketch);
+}
+
+bool ShardInspector::CountRows(std::string_view near_value, StoreFigures::IndexRows* rows) const {
+  StatusOr<NearIndexFields> fields = DecodeNearIndexFields(near_value);
+  if (!fields.ok()) return false;
+  for (int t = 0; t < identity_.near_tables; ++t) rows->simhash += fields->rows.HasTable(t);
+  rows->simhash_of += static_cast<uint64_t>(identity_.near_tables);
+  if (!Banded(fields->sketch)) return false;
+  for (int b = 0; b < bands_->bands(); ++b) rows->lsh += fields->rows.HasBand(b);
+  rows->lsh_of += static_cast<uint64_t>(bands_->bands());
+  return true;
 }
 
 StatusOr<StoreFigures> ShardInspector::Count(int cf, std::optional<Duration> ttl) {
@@ -172,6 +179,7 @@ StatusOr<StoreFigures> ShardInspector::Count(int cf, std::optional<Duration> ttl
       db_->db()->NewIterator(options, db_->handle(static_cast<Cf>(cf))));
   StoreFigures f;
   uint64_t stored = 0, live = 0, banded = 0;
+  StoreFigures::IndexRows rows;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     ++stored;
     const std::string_view value(it->value().data(), it->value().size());
@@ -179,13 +187,14 @@ StatusOr<StoreFigures> ShardInspector::Count(int cf, std::optional<Duration> ttl
     if (ttl && PeekLastSeen(value, &last_seen) &&
         IsLive(EventTimeFromMillis(last_seen), watermark_, *ttl)) {
       ++live;
-      if (cf == kNearCf && Banded(value)) ++banded;
+      if (cf == kNearCf && CountRows(value, &rows)) ++banded;
     }
   }
   PS_RETURN_IF_ERROR(FromRocks(it->status(), "shard " + dir() + ": scan"));
   f.stored = stored;
   if (ttl) f.live = live;
   if (cf == kNearCf && bands_) f.banded = banded;
+  if (cf == kNearCf && ttl) f.index_rows = rows;
   return f;
 }
 
@@ -203,6 +212,7 @@ Status ShardInspector::CountEntries(ShardReport* report) {
     job.figures->stored = counted.stored;
     job.figures->live = counted.live;
     job.figures->banded = counted.banded;
+    job.figures->index_rows = counted.index_rows;
   }
   return Status::Ok();
 }

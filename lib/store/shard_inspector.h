@@ -40,6 +40,14 @@ struct StoreFigures {
   // near only: of the live ones, those with a sketch the configured LSH
   // bands index (what a running pagesieve's LSH index holds).
   std::optional<uint64_t> banded;
+  // near only: the index rows the live entries hold, of all they could
+  // (every SimHash table; every band of the banded ones). Fewer than all in
+  // a routed near owner's shard, which holds only its keys' rows.
+  struct IndexRows {
+    uint64_t simhash = 0, simhash_of = 0;
+    uint64_t lsh = 0, lsh_of = 0;
+  };
+  std::optional<IndexRows> index_rows;
 };
 
 // The LSH bands a pagesieve with the configured near.minhash_slots,
@@ -141,7 +149,9 @@ class ShardInspector {
                                                   int max_distance);
   StatusOr<StoreFigures> Count(int cf, std::optional<Duration> ttl);
   // Whether a live near value's sketch is one the configured bands index.
-  bool Banded(std::string_view near_value) const;
+  bool Banded(std::string_view sketch) const;
+  // Counts a live near value's index rows into `rows`; true if banded.
+  bool CountRows(std::string_view near_value, StoreFigures::IndexRows* rows) const;
 
   std::unique_ptr<ShardDb> db_;
   const ShardOptions configured_;

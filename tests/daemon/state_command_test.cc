@@ -128,6 +128,12 @@ TEST_F(StateCommandTest, StatsJsonCountsStoredAndLiveEntries) {
   // enough to sketch (near.minhash_min_shingles).
   ASSERT_TRUE(s["entries"]["near"]["banded"].is_number());
   EXPECT_LE(s["entries"]["near"]["banded"].get<int>(), 3);
+  // pagesieve dedup's shard holds every index row of its live entries.
+  const Json& rows = s["entries"]["near"]["index_rows"];
+  EXPECT_EQ(rows["simhash"], rows["simhash_of"]);
+  EXPECT_EQ(rows["simhash_of"].get<int>(), 3 * s["simhash_tables"]["tables"].get<int>());
+  EXPECT_EQ(rows["lsh"], rows["lsh_of"]);
+  EXPECT_EQ(rows["lsh_of"].get<int>(), 33 * s["entries"]["near"]["banded"].get<int>());
   EXPECT_GT(s["disk_bytes"].get<uint64_t>(), 0u);
   EXPECT_GT(s["url_bloom"]["fill_ratio"].get<double>(), 0.0);
 }

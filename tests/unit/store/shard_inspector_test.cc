@@ -299,6 +299,39 @@ TEST_F(ShardInspectorTest, NearEntriesShowTheirSketchesAndTheBandsThatIndexThem)
   ASSERT_TRUE(inspector->CountEntries(&*report).ok());
   EXPECT_EQ(report->near.live, 3u);
   EXPECT_EQ(report->near.banded, 1u);  // the 128-slot sketch fits no band
+  // A single-partition shard holds every row of its entries.
+  ASSERT_TRUE(report->near.index_rows.has_value());
+  EXPECT_EQ(report->near.index_rows->simhash, report->near.index_rows->simhash_of);
+  EXPECT_EQ(report->near.index_rows->simhash_of, 3u * static_cast<uint64_t>(report->identity.near_tables));
+  EXPECT_EQ(report->near.index_rows->lsh, 25u);
+  EXPECT_EQ(report->near.index_rows->lsh_of, 25u);
+}
+
+TEST_F(ShardInspectorTest, ARoutedOwnersShardShowsTheIndexRowsItHolds) {
+  Shard& shard = Open();
+  NearRows some = NearRows::Some();
+  some.AddTable(1);
+  some.AddBand(0);
+  some.AddBand(7);
+  some.AddBand(24);
+  const std::string sketch = testing::MakeSyntheticSketch(1);
+  ASSERT_TRUE(
+      shard.InsertNearRows(kScope, 42, sketch, MakeOrigin(0, Ms(kT0)), some).ok());
+  ASSERT_TRUE(shard.InsertNear(kScope, 43, sketch, MakeOrigin(1, Ms(kT0))).ok());
+  ASSERT_TRUE(shard.Checkpoint(Offset(1)).ok());
+  Close();
+
+  auto inspector = Inspect();
+  ASSERT_NE(inspector, nullptr);
+  StatusOr<ShardReport> report = inspector->Report();
+  ASSERT_TRUE(report.ok());
+  ASSERT_TRUE(inspector->CountEntries(&*report).ok());
+  ASSERT_TRUE(report->near.index_rows.has_value());
+  const uint64_t tables = static_cast<uint64_t>(report->identity.near_tables);
+  EXPECT_EQ(report->near.index_rows->simhash, 1 + tables);
+  EXPECT_EQ(report->near.index_rows->simhash_of, 2 * tables);
+  EXPECT_EQ(report->near.index_rows->lsh, 3u + 25u);
+  EXPECT_EQ(report->near.index_rows->lsh_of, 50u);
 }
 
 TEST_F(ShardInspectorTest, NearRefusesDistancesOutsideTheBits) {
