@@ -51,6 +51,14 @@ KafkaSink::~KafkaSink() {
   producer_.reset();
 }
 
+void KafkaSink::LearnTopics(const std::vector<std::string>& topics) {
+  for (const std::string& topic : topics) {
+    if (std::find(learned_names_.begin(), learned_names_.end(), topic) == learned_names_.end()) {
+      LearnTopic(topic);
+    }
+  }
+}
+
 void KafkaSink::LearnTopic(const std::string& topic) {
   learned_names_.push_back(topic);
   std::string err;
@@ -112,10 +120,13 @@ Status KafkaSink::Reconnect() {
                    RdKafka::Producer::PURGE_NON_BLOCKING);
   producer_->poll(0);
   learned_topics_.clear();
+  const std::vector<std::string> learned = std::move(learned_names_);
   learned_names_.clear();
   producer_.reset();
   in_transaction_ = false;
-  return Connect();
+  PS_RETURN_IF_ERROR(Connect());
+  LearnTopics(learned);  // the new producer knows none of them yet
+  return Status::Ok();
 }
 
 int KafkaSink::TransactionTimeoutMs() const {

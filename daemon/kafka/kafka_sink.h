@@ -55,6 +55,10 @@ class KafkaSink final : public pipeline::Sink {
 
   // Waits up to `timeout` for what is queued to be delivered.
   void Flush(Duration timeout);
+  // Learns the topics the stage will write (LearnTopic) before its first
+  // record, so the first message to each does not wait on the loop thread
+  // for the broker's answer.
+  void LearnTopics(const std::vector<std::string>& topics);
 
  private:
   class Reports;

@@ -165,6 +165,7 @@ Status KafkaStage::Start() {
   }
   PS_ASSIGN_OR_RETURN(
       sink_, kafka::KafkaSink::Create(kafka_, &metrics_->delivery_errors, &source_->consumer()));
+  sink_->LearnTopics(WrittenTopics(kafka_, run_.stage));
   if (kafka_.changelog.enabled && stateful()) {
     restorer_ =
         std::make_unique<ChangelogRestorer>(kafka_, *state_, engine_.shard, clock_, *metrics_);

@@ -138,14 +138,19 @@ StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptio
   return read;
 }
 
-StatusOr<int64_t> OutputSizeLimit(const kafka::KafkaOptions& kafka, StageKind stage,
-                                  const Clock& clock) {
+std::vector<std::string> WrittenTopics(const kafka::KafkaOptions& kafka, StageKind stage) {
   std::vector<std::string> written = kafka.output.All();
   if (stage == StageKind::kRekey) written.push_back(kafka.rekey.topic);
   if (kafka.routing.enabled) {
     for (const std::string& topic : kafka.routing.Topics()) written.push_back(topic);
   }
   if (kafka.changelog.enabled && stage != StageKind::kRekey) written.push_back(kafka.changelog.topic);
+  return written;
+}
+
+StatusOr<int64_t> OutputSizeLimit(const kafka::KafkaOptions& kafka, StageKind stage,
+                                  const Clock& clock) {
+  const std::vector<std::string> written = WrittenTopics(kafka, stage);
   const kafka::TopicAdmin admin(kafka.bootstrap_servers, kafka.common, kafka.startup_timeout);
   // Instances started together race to create the changelog and
   // repartition topics; the loser's broker can answer "unknown topic" for a

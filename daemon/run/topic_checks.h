@@ -2,6 +2,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "common/clock.h"
 #include "common/status_or.h"
@@ -29,6 +31,10 @@ StatusOr<int32_t> CheckTopics(kafka::Consumer& consumer, const kafka::KafkaOptio
                               StageKind stage, const Clock& clock,
                               const std::atomic<bool>& stop_requested,
                               int32_t* events_partitions = nullptr);
+
+// The topics this stage writes: the outputs, and the changelog, repartition
+// and routed topics it uses.
+std::vector<std::string> WrittenTopics(const kafka::KafkaOptions& kafka, StageKind stage);
 
 // The largest message this stage may produce: the producer's
 // message.max.bytes, or the smallest max.message.bytes of the topics it
