@@ -38,10 +38,8 @@ struct KafkaDeleter {
 template <typename T>
 using KafkaPtr = std::unique_ptr<T, KafkaDeleter>;
 
-}  // namespace
-
-Status CreateTopic(const std::string& name, int partitions, std::chrono::milliseconds timeout,
-                   const std::map<std::string, std::string>& configs) {
+// A client for admin requests to the test broker.
+StatusOr<KafkaPtr<rd_kafka_t>> AdminClient() {
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   if (rd_kafka_conf_set(conf, "bootstrap.servers", BootstrapServers().c_str(), err, sizeof(err)) !=
@@ -51,6 +49,15 @@ Status CreateTopic(const std::string& name, int partitions, std::chrono::millise
   }
   KafkaPtr<rd_kafka_t> rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err)));
   if (!rk) return Status::Internal(err);
+  return rk;
+}
+
+}  // namespace
+
+Status CreateTopic(const std::string& name, int partitions, std::chrono::milliseconds timeout,
+                   const std::map<std::string, std::string>& configs) {
+  char err[512];
+  PS_ASSIGN_OR_RETURN(KafkaPtr<rd_kafka_t> rk, AdminClient());
 
   KafkaPtr<rd_kafka_NewTopic_t> topic(
       rd_kafka_NewTopic_new(name.c_str(), partitions, 1, err, sizeof(err)));
@@ -88,15 +95,7 @@ Status CreateTopic(const std::string& name, int partitions, std::chrono::millise
 }
 
 Status DeleteTopicsNamedWith(const std::string& part, std::chrono::milliseconds timeout) {
-  char err[512];
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  if (rd_kafka_conf_set(conf, "bootstrap.servers", BootstrapServers().c_str(), err, sizeof(err)) !=
-      RD_KAFKA_CONF_OK) {
-    rd_kafka_conf_destroy(conf);
-    return Status::InvalidArgument(err);
-  }
-  KafkaPtr<rd_kafka_t> rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err)));
-  if (!rk) return Status::Internal(err);
+  PS_ASSIGN_OR_RETURN(KafkaPtr<rd_kafka_t> rk, AdminClient());
   const rd_kafka_metadata_t* metadata = nullptr;
   const rd_kafka_resp_err_t listed = rd_kafka_metadata(rk.get(), /*all_topics=*/1, nullptr,
                                                        &metadata, static_cast<int>(timeout.count()));

@@ -67,6 +67,21 @@ class PipelineTest : public PipelineTestBase {
   void Push(PartitionId p, int64_t offset, const std::string& url, int seed) {
     source_.Push(p, Offset(offset), EventJson(offset, url, seed));
   }
+  // Exactly once, acknowledged at once: two lanes, one record each,
+  // committed in the first transaction.
+  void MakeCommittedTwoLanes() {
+    options_.lane.transactional = true;
+    sink_.set_transactional(true);
+    sink_.set_auto_ack(true);
+    Make();
+    source_.Assign(kP1);
+    source_.Assign(kP2);
+    Push(kP1, 0, "https://one.example/a", 1);
+    Push(kP2, 0, "https://two.example/a", 2);
+    StepUntilSent(2);
+    clock_.Advance(std::chrono::seconds(2));
+    StepUntil([&] { return sink_.commits.size() == 1; });
+  }
 
   DecideStage stage_{engine_, clock_, format_};
   PipelineOptions options_;
@@ -219,17 +234,7 @@ TEST_F(PipelineTest, ExactlyOnceCommitsEveryLaneInOneTransactionBehindAcknowledg
 }
 
 TEST_F(PipelineTest, AnAbortedTransactionTakesEveryLaneBackToItsLastCheckpoint) {
-  options_.lane.transactional = true;
-  sink_.set_transactional(true);
-  sink_.set_auto_ack(true);
-  Make();
-  source_.Assign(kP1);
-  source_.Assign(kP2);
-  Push(kP1, 0, "https://one.example/a", 1);
-  Push(kP2, 0, "https://two.example/a", 2);
-  StepUntilSent(2);
-  clock_.Advance(std::chrono::seconds(2));
-  StepUntil([&] { return sink_.commits.size() == 1; });
+  MakeCommittedTwoLanes();
   // Two more records each, then the coordinator refuses the commit.
   Push(kP1, 1, "https://one.example/b", 3);
   Push(kP2, 1, "https://two.example/b", 2);  // an exact duplicate of two's e0
@@ -260,18 +265,8 @@ TEST_F(PipelineTest, AnAbortedTransactionTakesEveryLaneBackToItsLastCheckpoint) 
 }
 
 TEST_F(PipelineTest, AShutdownWhoseTransactionFailsDecidesAgainAndCommitsWhatItDecided) {
-  options_.lane.transactional = true;
-  sink_.set_transactional(true);
-  sink_.set_auto_ack(true);
   source_.ReplayOnRewind();
-  Make();
-  source_.Assign(kP1);
-  source_.Assign(kP2);
-  Push(kP1, 0, "https://one.example/a", 1);
-  Push(kP2, 0, "https://two.example/a", 2);
-  StepUntilSent(2);
-  clock_.Advance(std::chrono::seconds(2));
-  StepUntil([&] { return sink_.commits.size() == 1; });
+  MakeCommittedTwoLanes();
   Push(kP1, 1, "https://one.example/b", 3);
   Push(kP2, 1, "https://two.example/b", 2);
   StepUntilSent(4);
