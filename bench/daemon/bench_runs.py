@@ -165,8 +165,10 @@ def produce_paced(broker, topic, lines, rate):
         raise bench_kafka.KafkaError("kcat producer failed")
 
 
-def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, count, workdir):
-    """A running daemon fed `count` events at `rate` per second."""
+def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, count, workdir,
+                settle_s=0):
+    """A running daemon fed `count` events at `rate` per second, from
+    `settle_s` after its partitions are assigned."""
     child = bench_proc.Child(daemon_argv(pagesieve, broker, topics, threads, []),
                              os.path.join(workdir, "latency.log"))
     reader = None
@@ -174,6 +176,7 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
         if not child.wait_for_lines(is_assignment, partitions, 120):
             raise RuntimeError("the daemon was not assigned its partitions:\n" +
                                child.stderr_tail())
+        time.sleep(settle_s)
         reader = bench_kafka.LiveReader(broker, topics.output, "%T\t%s\n")
         produce_paced(broker, topics.input, bench_stream.read_keyed_lines(stream.keyed_path, count),
                       rate)

@@ -13,7 +13,10 @@ then:
               verdict read by a downstream consumer.
   memory      peak RSS of every run (wait4 ru_maxrss, i.e. VmHWM at exit).
 --dedup-only needs no broker: dedup with --threads 1 and one per core.
---latency-only --rate R measures latency alone.
+--latency-only --rate R measures latency alone (no backlog is produced for
+it). Before the latency run the page cache's dirty pages are written back
+(sync), so that earlier runs' topics do not reach the disk mid-measurement;
+--settle-seconds S starts its input S seconds after the daemon is assigned.
 
 Standard library only; drives kcat and the pagesieve binary. Exits 1 when a
 run fails or an event gets no verdict (or a different one from dedup's).
@@ -30,6 +33,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import bench_kafka  # noqa: E402  (after the line above, on purpose)
+import bench_proc  # noqa: E402
 import bench_report  # noqa: E402
 import bench_runs  # noqa: E402
 import bench_stream  # noqa: E402
@@ -59,6 +63,9 @@ def parse_args():
     ap.add_argument("--latency-seconds", type=float, default=30)
     ap.add_argument("--warmup-seconds", type=float, default=3,
                     help="latency is also given for the records appended after this")
+    ap.add_argument("--settle-seconds", type=float, default=0,
+                    help="the latency input starts this long after the daemon is assigned its "
+                         "partitions (0: at once, as a daemon started into live traffic)")
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--latency-only", action="store_true",
                     help="no throughput runs: latency at --rate alone")
@@ -136,19 +143,30 @@ def latency(args, broker, stream, prefix, workdir, rate):
     count = min(stream.events, max(1, int(rate * args.latency_seconds)))
     topics = bench_runs.DaemonTopics(prefix + "-glat", prefix + "-lat-in", prefix + "-lat-out",
                                      os.path.join(workdir, "latency.state"))
-    say("latency: %d events at %.1f/s (load %s)" % (count, rate, load_average()))
+    dirty = bench_proc.flush_page_cache()
+    say("latency: %d events at %.1f/s (load %s; %d MiB of dirty pages flushed first)"
+        % (count, rate, load_average(), dirty // 1024))
     result = bench_runs.run_latency(args.pagesieve, broker, topics, args.threads,
-                                    args.partitions, stream, rate, count, workdir)
-    return bench_report.latency_summary(result, args.warmup_seconds)
+                                    args.partitions, stream, rate, count, workdir,
+                                    args.settle_seconds)
+    summary = bench_report.latency_summary(result, args.warmup_seconds)
+    summary["dirty_mib_flushed_before"] = dirty // 1024
+    summary["settle_s"] = args.settle_seconds
+    return summary
 
 
 def prepare_broker(args, broker, stream, prefix):
     if not broker.running():
         sys.exit("daemon_bench: no broker at %s: run scripts/kafka-local start (or --dedup-only)"
                  % args.bootstrap)
-    topics = [prefix + "-in"] + ["%s-out%d" % (prefix, i) for i in range(args.runs)]
+    # A latency-only run needs no backlog: producing one (224 MB of pages)
+    # just before the measured seconds leaves the broker busy and the page
+    # cache dirty while they run.
+    topics = [] if args.latency_only else (
+        [prefix + "-in"] + ["%s-out%d" % (prefix, i) for i in range(args.runs)])
     say("creating %d topics" % (len(topics) + (0 if args.skip_latency else 2)))
-    broker.create_topics(topics, args.partitions)
+    if topics:
+        broker.create_topics(topics, args.partitions)
     if not args.skip_latency:
         # The broker stamps every record as it appends it: the latency runs
         # from the input's append to the verdict's, the daemon's share alone.
@@ -156,6 +174,8 @@ def prepare_broker(args, broker, stream, prefix):
         # records wait about a second in a freshly started kcat.
         broker.create_topics([prefix + "-lat-in", prefix + "-lat-out"], args.partitions,
                              ["message.timestamp.type=LogAppendTime"])
+    if not topics:
+        return
     say("producing %d events to %s-in" % (stream.events, prefix))
     broker.produce_file(prefix + "-in", stream.keyed_path)
     produced = broker.end_offsets(prefix + "-in", args.partitions)
