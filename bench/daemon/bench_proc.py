@@ -144,10 +144,10 @@ def dirty_kib():
 
 def flush_page_cache():
     """Writes dirty pages back now and returns how many KiB there were.
-    On a machine that also runs the broker, gigabytes of a previous run's
-    topics reach the disk about 30 s later (vm.dirty_expire_centisecs) and
-    stall the broker's appends for up to a second in the middle of a
-    measurement; flushed first, they cannot."""
+    Before a latency run there are 1.2-1.8 GB of them here (the stream just
+    built, earlier runs' topics): left alone, the kernel writes them back
+    about 30 s after they were dirtied (vm.dirty_expire_centisecs), in the
+    middle of the measurement and beside the broker's appends."""
     before = dirty_kib()
     os.sync()
     return before
