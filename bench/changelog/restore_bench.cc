@@ -181,9 +181,16 @@ int Main(int argc, char** argv) {
       return 1;
     }
     while (restorer.busy()) {
-      StatusOr<std::vector<PartitionId>> done = restorer.Advance(std::chrono::milliseconds(100));
-      if (!done.ok()) {
-        std::fprintf(stderr, "%s\n", done.status().ToString().c_str());
+      StatusOr<std::vector<run::ChangelogRestorer::Restored>> done =
+          restorer.Advance(std::chrono::milliseconds(100));
+      Status s = done.status();
+      // The daemon makes a restore durable on an opener thread; here it is
+      // part of the time measured, as it was before it moved there.
+      for (size_t i = 0; s.ok() && i < done->size(); ++i) {
+        if ((*done)[i].finish) s = (*done)[i].finish();
+      }
+      if (!s.ok()) {
+        std::fprintf(stderr, "%s\n", s.ToString().c_str());
         return 1;
       }
     }

@@ -20,18 +20,20 @@ BackgroundOpener::~BackgroundOpener() {
   // Finished shards nobody took close here, with the jobs.
 }
 
-void BackgroundOpener::Begin(PartitionId p) {
+void BackgroundOpener::Begin(PartitionId p, Prologue first) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     assert(jobs_.count(p) == 0);
-    jobs_[p];
+    jobs_[p].first = std::move(first);
     queue_.push_back(p);
   }
   queued_.notify_one();
 }
 
 void BackgroundOpener::Cancel(PartitionId p) {
-  std::optional<StatusOr<std::unique_ptr<store::Shard>>> unwanted;  // closed unlocked
+  // Closed unlocked: the shard, or what the prologue holds.
+  std::optional<StatusOr<std::unique_ptr<store::Shard>>> unwanted;
+  Prologue unstarted;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = jobs_.find(p);
@@ -47,6 +49,7 @@ void BackgroundOpener::Cancel(PartitionId p) {
       unwanted = std::move(job.result);
       std::erase(finished_order_, p);
     } else {
+      unstarted = std::move(job.first);
       std::erase(queue_, p);
     }
     jobs_.erase(it);
@@ -101,8 +104,9 @@ bool BackgroundOpener::OpenNext(std::unique_lock<std::mutex>& lock) {
   Job& job = jobs_.at(p);  // std::map: the reference outlives other jobs' changes
   job.running = true;
   const std::stop_token stop = job.stop.get_token();
+  Prologue first = std::move(job.first);
   lock.unlock();
-  StatusOr<std::unique_ptr<store::Shard>> result = open_(p, stop);
+  StatusOr<std::unique_ptr<store::Shard>> result = RunJob(p, std::move(first), stop);
   lock.lock();
   job.running = false;
   if (!job.cancelled && !stopping_) {
@@ -120,6 +124,16 @@ bool BackgroundOpener::OpenNext(std::unique_lock<std::mutex>& lock) {
   lock.lock();
   jobs_.erase(p);
   return !stopping_;
+}
+
+StatusOr<std::unique_ptr<store::Shard>> BackgroundOpener::RunJob(PartitionId p, Prologue first,
+                                                                 const std::stop_token& stop) {
+  if (first) {
+    const Status done = first();
+    first = nullptr;  // what it holds goes before the open
+    if (!done.ok()) return done;
+  }
+  return open_(p, stop);
 }
 
 }  // namespace pagesieve::pipeline

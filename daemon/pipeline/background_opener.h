@@ -41,6 +41,12 @@ class BackgroundOpener {
   using OpenFn =
       std::function<StatusOr<std::unique_ptr<store::Shard>>(PartitionId, std::stop_token)>;
 
+  // Work that must end before a shard opens, on the same worker: the end of
+  // a changelog restore, whose flush and sync take seconds for a large
+  // shard. It closes what it opened, so the shard's lock is free for the
+  // open. An error is the open's result.
+  using Prologue = std::function<Status()>;
+
   // `threads` workers (at least one): opens are CPU-bound and each holds its
   // shard's indexes in memory as they grow, so a few are enough.
   BackgroundOpener(OpenFn open, int threads);
@@ -48,8 +54,10 @@ class BackgroundOpener {
   BackgroundOpener(const BackgroundOpener&) = delete;
   BackgroundOpener& operator=(const BackgroundOpener&) = delete;
 
-  // Queues the open of `partition`, which must not be Held().
-  void Begin(PartitionId partition);
+  // Queues the open of `partition`, which must not be Held(), after `first`
+  // when given. A cancelled job's `first` may never run; it is destroyed
+  // then, on the thread that cancels if it had not started.
+  void Begin(PartitionId partition, Prologue first = nullptr);
   // The open of `partition` is not wanted any more: dropped if still queued,
   // stopped if under way (closed on its worker when it ends), closed now if
   // it finished and was not taken yet. Nothing when there is none.
@@ -77,12 +85,15 @@ class BackgroundOpener {
     bool running = false;
     bool cancelled = false;
     std::stop_source stop;
+    Prologue first;  // until its worker takes it
     std::optional<StatusOr<std::unique_ptr<store::Shard>>> result;  // once finished
   };
 
   void Work();
   // Runs the open of the next queued partition; false when stopping.
   bool OpenNext(std::unique_lock<std::mutex>& lock);
+  StatusOr<std::unique_ptr<store::Shard>> RunJob(PartitionId partition, Prologue first,
+                                                 const std::stop_token& stop);
 
   const OpenFn open_;
   mutable std::mutex mu_;

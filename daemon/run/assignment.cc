@@ -111,10 +111,11 @@ Status Assignment::Prepare(PartitionId p, Shards* now) {
   return Status::Ok();
 }
 
-void Assignment::BeginOpen(PartitionId p) {
-  spdlog::info("opening the shard of {}-{} (the consumer goes on polling meanwhile)",
+void Assignment::BeginOpen(PartitionId p, pipeline::BackgroundOpener::Prologue first) {
+  spdlog::info("{}the shard of {}-{} (the consumer goes on polling meanwhile)",
+               first ? "making the restore durable and opening " : "opening ",
                consumer_.topic(), p.value());
-  opener_->Begin(p);
+  opener_->Begin(p, std::move(first));
 }
 
 void Assignment::OnAssigned(const std::vector<PartitionId>& partitions, pipeline::Lanes& lanes) {
@@ -158,13 +159,14 @@ Status Assignment::Advance(pipeline::Lanes& lanes) {
   if (!pending()) return Status::Ok();
   Shards ready;
   if (restoring()) {
-    PS_ASSIGN_OR_RETURN(std::vector<PartitionId> restored,
+    PS_ASSIGN_OR_RETURN(std::vector<ChangelogRestorer::Restored> restored,
                         restorer_->Advance(std::chrono::milliseconds(50)));
-    for (PartitionId p : restored) {
+    for (ChangelogRestorer::Restored& r : restored) {
       if (opener_ != nullptr) {
-        BeginOpen(p);
+        BeginOpen(r.partition, std::move(r.finish));
       } else {
-        ready[p] = nullptr;
+        if (r.finish) PS_RETURN_IF_ERROR(r.finish());
+        ready[r.partition] = nullptr;
       }
     }
   }

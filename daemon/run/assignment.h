@@ -69,7 +69,7 @@ class Assignment {
   // Restores the partition's shard first when it is behind the changelog;
   // else starts opening it, or without an opener adds it to `now`.
   Status Prepare(PartitionId partition, Shards* now);
-  void BeginOpen(PartitionId partition);
+  void BeginOpen(PartitionId partition, pipeline::BackgroundOpener::Prologue first = nullptr);
   // Begins what waited for a cancelled open of its partition to end.
   Status ResumeWaiting(Shards* now);
   // Opens the partition's lane; the position to assign it at.

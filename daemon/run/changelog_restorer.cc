@@ -118,7 +118,7 @@ Status ChangelogRestorer::KeepLocal(PartitionId p, store::ShardRestore& restore,
   return restore.ForgetChangelogPosition();
 }
 
-Status ChangelogRestorer::EndProbeWindow(PartitionId p, std::vector<PartitionId>* done) {
+Status ChangelogRestorer::EndProbeWindow(PartitionId p, std::vector<Restored>* done) {
   Job& job = jobs_.at(p);
   if (!job.probe->WindowDone()) {
     job.next = job.probe->from();
@@ -130,7 +130,7 @@ Status ChangelogRestorer::EndProbeWindow(PartitionId p, std::vector<PartitionId>
     PS_RETURN_IF_ERROR(KeepLocal(p, *job.restore, latest));
     metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(1);
     jobs_.erase(p);  // closes the shard for the partition's pipeline to open
-    done->push_back(p);
+    done->push_back({p, nullptr});
     return Reassign();
   }
   spdlog::info(
@@ -146,7 +146,7 @@ Status ChangelogRestorer::EndProbeWindow(PartitionId p, std::vector<PartitionId>
 }
 
 Status ChangelogRestorer::AdvanceProbe(PartitionId p, const kafka::Consumed& m,
-                                       std::vector<PartitionId>* done) {
+                                       std::vector<Restored>* done) {
   Job& job = jobs_.at(p);
   // Compaction can leave the window's last offsets empty: a record past it
   // (read before) ends it as well.
@@ -165,8 +165,8 @@ Status ChangelogRestorer::Reassign() {
   return consumer_->AssignOnly(positions).WithContext("restore consumer");
 }
 
-StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
-  std::vector<PartitionId> done;
+StatusOr<std::vector<ChangelogRestorer::Restored>> ChangelogRestorer::Advance(Duration budget) {
+  std::vector<Restored> done;
   const auto deadline = clock_.SteadyNow() + budget;
   while (!jobs_.empty() && clock_.SteadyNow() < deadline) {
     const kafka::Consumed m = consumer_->Consume(std::chrono::milliseconds(10));
@@ -227,24 +227,33 @@ StatusOr<std::vector<PartitionId>> ChangelogRestorer::Advance(Duration budget) {
   return done;
 }
 
-Status ChangelogRestorer::Finish(PartitionId p, std::vector<PartitionId>* done) {
+Status ChangelogRestorer::Finish(PartitionId p, std::vector<Restored>* done) {
   Job& job = jobs_.at(p);
-  PS_RETURN_IF_ERROR(
-      job.restore->Finish(job.end).WithContext("restoring " + Name(kafka_.input_topic, p)));
-  const auto now = clock_.SteadyNow();
-  const double secs = Seconds(job.started_at, now);
-  const uint64_t records = job.restore->records();
-  spdlog::info(
-      "restored shard {}: {} records ({:.1f} MB) in {:.2f} s ({:.0f} records/s); "
-      "resuming its input at offset {}",
-      Name(kafka_.input_topic, p), records, job.restore->bytes() / 1e6, secs,
-      secs > 0 ? records / secs : 0.0,
-      job.restore->checkpointed_offset()
-          ? std::to_string(job.restore->checkpointed_offset()->value())
-          : std::string("of the group's commit"));
   metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(1);
-  jobs_.erase(p);  // closes the shard for the partition's pipeline to open
-  done->push_back(p);
+  // Shared only to fit std::function, which must be copyable: the finish is
+  // never copied, and closes the shard when it ends.
+  std::shared_ptr<store::ShardRestore> restore = std::move(job.restore);
+  const Clock::SteadyTime read_at = clock_.SteadyNow();
+  const double read_secs = Seconds(job.started_at, read_at);
+  const Offset end = job.end;
+  const std::string name = Name(kafka_.input_topic, p);
+  const Clock& clock = clock_;
+  done->push_back({p, [restore, end, name, read_at, read_secs, &clock]() mutable -> Status {
+                     PS_RETURN_IF_ERROR(restore->Finish(end).WithContext("restoring " + name));
+                     const uint64_t records = restore->records();
+                     spdlog::info(
+                         "restored shard {}: {} records ({:.1f} MB) read in {:.2f} s ({:.0f} "
+                         "records/s), durable {:.2f} s later; resuming its input at offset {}",
+                         name, records, restore->bytes() / 1e6, read_secs,
+                         read_secs > 0 ? records / read_secs : 0.0,
+                         Seconds(read_at, clock.SteadyNow()),
+                         restore->checkpointed_offset()
+                             ? std::to_string(restore->checkpointed_offset()->value())
+                             : std::string("of the group's commit"));
+                     restore.reset();  // the shard's lock, for its open
+                     return Status::Ok();
+                   }});
+  jobs_.erase(p);
   return Reassign();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -47,8 +48,18 @@ class ChangelogRestorer {
   // True when the partition's shard must be restored first: Advance() will
   // report it done. False when its local shard is current.
   StatusOr<bool> Begin(PartitionId partition);
-  // Reads for about `budget`; returns the partitions whose restore finished.
-  StatusOr<std::vector<PartitionId>> Advance(Duration budget);
+  // A partition whose records are all applied.
+  struct Restored {
+    PartitionId partition;
+    // Makes them durable and closes the shard: a flush and a sync, seconds
+    // for a large shard, so it is given to a thread that does not poll the
+    // group (BackgroundOpener's prologue). Runs once, on any thread; empty
+    // when nothing is left to do (the local state was kept).
+    std::function<Status()> finish;
+  };
+  // Reads for about `budget`; returns the partitions whose records are all
+  // applied.
+  StatusOr<std::vector<Restored>> Advance(Duration budget);
   // Stops restoring a partition that was revoked; what was applied stays,
   // without progress, so a later restore starts where this one did.
   void Cancel(PartitionId partition);
@@ -78,15 +89,15 @@ class ChangelogRestorer {
                    std::optional<Offset> changelog_latest);
   // A record of the tail being probed.
   Status AdvanceProbe(PartitionId partition, const kafka::Consumed& m,
-                      std::vector<PartitionId>* done);
+                      std::vector<Restored>* done);
   // The probe's window is read: reads further back, or decides.
-  Status EndProbeWindow(PartitionId partition, std::vector<PartitionId>* done);
+  Status EndProbeWindow(PartitionId partition, std::vector<Restored>* done);
 
   // Points the restore consumer at every job's next offset.
   Status Reassign();
-  // Makes the partition's restore durable, drops its job and adds it to
-  // `done`.
-  Status Finish(PartitionId partition, std::vector<PartitionId>* done);
+  // Drops the partition's job and adds it to `done`, with what makes its
+  // restore durable.
+  Status Finish(PartitionId partition, std::vector<Restored>* done);
   void LogProgress(PartitionId partition, Job& job);
 
   const kafka::KafkaOptions& kafka_;

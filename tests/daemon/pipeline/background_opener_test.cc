@@ -190,6 +190,78 @@ TEST_F(BackgroundOpenerTest, ThePartitionOfACancelledOpenCanBeOpenedAgainOnceLet
   EXPECT_TRUE(done[0].shard.ok()) << done[0].shard.status().ToString();
 }
 
+// The end of a changelog restore rides on the open: its flush must not run
+// on the thread that polls the group either, and the shard it holds must be
+// closed before the open takes its lock.
+TEST_F(BackgroundOpenerTest, APrologueRunsOnTheWorkerAndReleasesItsShardBeforeTheOpen) {
+  std::atomic<bool> prologue_done{false};
+  std::thread::id prologue_thread;
+  BackgroundOpener opener(
+      [&](PartitionId p, std::stop_token) -> StatusOr<std::unique_ptr<store::Shard>> {
+        if (!prologue_done) return Status::Internal("opened before its prologue ended");
+        return OpenShard(p);  // fails while the prologue's shard holds the lock
+      },
+      1);
+  StatusOr<std::unique_ptr<store::Shard>> held = OpenShard(PartitionId(5));
+  ASSERT_TRUE(held.ok()) << held.status().ToString();
+  std::shared_ptr<store::Shard> restoring = std::move(*held);
+  opener.Begin(PartitionId(5), [&, restoring]() mutable -> Status {
+    prologue_thread = std::this_thread::get_id();
+    restoring.reset();
+    prologue_done = true;
+    return Status::Ok();
+  });
+  restoring.reset();  // the prologue holds the only reference now
+  std::vector<BackgroundOpener::Finished> done = TakeFinished(opener, 1);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_TRUE(done[0].shard.ok()) << done[0].shard.status().ToString();
+  EXPECT_NE(prologue_thread, std::this_thread::get_id());
+}
+
+TEST_F(BackgroundOpenerTest, AFailedPrologueIsTheResultAndNothingOpens) {
+  std::atomic<int> opens{0};
+  BackgroundOpener opener(
+      [&](PartitionId p, std::stop_token) {
+        ++opens;
+        return OpenShard(p);
+      },
+      1);
+  opener.Begin(PartitionId(6), [] { return Status::IoError("restore flush: disk full"); });
+  std::vector<BackgroundOpener::Finished> done = TakeFinished(opener, 1);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].partition, PartitionId(6));
+  EXPECT_EQ(done[0].shard.status().code(), StatusCode::kIoError);
+  EXPECT_EQ(opens, 0);
+}
+
+TEST_F(BackgroundOpenerTest, ACancelledQueuedOpenDropsItsPrologueUnrunAndWithItItsShard) {
+  Gate gate;
+  BackgroundOpener opener(
+      [&](PartitionId p, std::stop_token stop) {
+        gate.Pass(stop);
+        return OpenShard(p);
+      },
+      1);
+  opener.Begin(PartitionId(0));
+  ASSERT_TRUE(WaitUntil([&] { return gate.waiting() == 1; }, kTimeout));
+  StatusOr<std::unique_ptr<store::Shard>> held = OpenShard(PartitionId(7));
+  ASSERT_TRUE(held.ok()) << held.status().ToString();
+  std::shared_ptr<store::Shard> restoring = std::move(*held);
+  std::atomic<bool> ran{false};
+  opener.Begin(PartitionId(7), [&ran, restoring]() {
+    ran = true;
+    return Status::Ok();
+  });
+  restoring.reset();
+  opener.Cancel(PartitionId(7));  // revoked while queued behind the one worker
+  EXPECT_FALSE(opener.Holds(PartitionId(7)));
+  StatusOr<std::unique_ptr<store::Shard>> again = OpenShard(PartitionId(7));
+  EXPECT_TRUE(again.ok()) << again.status().ToString();
+  gate.Open();
+  EXPECT_EQ(TakeFinished(opener, 1).size(), 1u);
+  EXPECT_FALSE(ran);
+}
+
 TEST_F(BackgroundOpenerTest, DestroyingItStopsTheOpensUnderWay) {
   Gate gate;  // never opened
   std::atomic<bool> stopped{false};
