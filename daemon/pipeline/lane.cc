@@ -153,6 +153,15 @@ Status Lane::CheckDeliveries() const {
   return Status::Ok();
 }
 
+void Lane::RequestCommit() {
+  if (commit_requested_) return;
+  commit_requested_ = true;
+  std::vector<OutputMessage> output;
+  stage_.BeforeCommit(partition_, &output);
+  if (!output.empty()) emitted_ = true;
+  for (OutputMessage& m : output) unsent_.push_back(std::move(m));
+}
+
 StatusOr<bool> Lane::PrepareCommit(Sink& sink) {
   PS_RETURN_IF_ERROR(CheckDeliveries());
   if (!commit_requested_) return false;

@@ -120,8 +120,12 @@ class Lane {
   StatusOr<std::optional<Offset>> MaybeCheckpoint(Sink& sink, bool force);
 
   // --- Exactly once (options.transactional) ---
-  // Stops processing until FinishCommit(): a transaction is to commit.
-  void RequestCommit() { commit_requested_ = true; }
+  // Stops processing until FinishCommit(): a transaction is to commit. The
+  // first call takes what the stage sends once per transaction
+  // (Stage::BeforeCommit), to go after everything processed.
+  void RequestCommit();
+  // The stage holds output for the next commit (Stage::HoldsOutput).
+  bool HoldsOutput() const { return stage_.HoldsOutput(partition_); }
   bool commit_requested() const { return commit_requested_; }
   // Makes the lane ready for the transaction to commit: every sent message
   // acknowledged, then the changelog records of what changed shipped and
@@ -137,18 +141,21 @@ class Lane {
   // checkpoint, else where it started.
   std::optional<Offset> rollback_offset() const;
   std::optional<Offset> replay_until() const { return replay_until_; }
-  // Records processed since the last checkpoint, or a changelog to seed: a
-  // checkpoint is worth taking.
+  // Records processed since the last checkpoint, a changelog to seed, or
+  // output of the stage's own sent or held for the commit: a checkpoint is
+  // worth taking.
   bool progressed() const {
-    return !checkpointed_ || *checkpointed_ < next_offset_ || SeedDue() || emitted_;
+    return !checkpointed_ || *checkpointed_ < next_offset_ || SeedDue() || emitted_ ||
+           HoldsOutput();
   }
 
   // Everything read so far has been processed and acknowledged, and no
   // checkpoint is under way.
   bool Drained() const;
   // The last checkpoint covers every processed record (and the changelog
-  // has the shard).
+  // has the shard), and the stage holds nothing for the next commit.
   bool Checkpointed() const {
+    if (HoldsOutput()) return false;
     return next_offset_.value() < 0 ||
            (checkpointed_ && *checkpointed_ == next_offset_ && !SeedDue() && !emitted_);
   }

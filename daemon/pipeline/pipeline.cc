@@ -172,7 +172,8 @@ Status Pipeline::AdvanceTransaction(bool force, bool* committed) {
   if (!committing_) {
     bool progressed = false;
     for (const auto& [p, open] : lanes_) {
-      progressed |= open.lane->next_offset().value() >= 0 && open.lane->progressed();
+      progressed |= (open.lane->next_offset().value() >= 0 && open.lane->progressed()) ||
+                    open.lane->HoldsOutput();
     }
     if (!progressed && !sink_.in_transaction()) {
       if (committed != nullptr) *committed = true;  // nothing to commit

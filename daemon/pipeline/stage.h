@@ -62,15 +62,30 @@ class Stage {
     bool at_end = false;   // everything up to its end is processed (a backfill)
     bool drained = false;  // nothing it read is left to process
   };
-  // After each round of processing: output that belongs to no one record
-  // (a routed stage's promises to the stage it feeds), sent after the
-  // records' own.
+  // After each round of processing: output that belongs to no one record,
+  // sent after the records' own.
   virtual Status AfterProcessing(PartitionId partition, const LaneRound& round,
                                  std::vector<OutputMessage>* out) {
     (void)partition;
     (void)round;
     (void)out;
     return Status::Ok();
+  }
+  // Exactly once: a transaction is about to commit the lane, and nothing
+  // more is processed until it has. Output that need go only once per
+  // transaction goes now, after everything the lane processed: a routed
+  // stage's promises to the stage it feeds, which a reader sees only when
+  // the transaction commits, so that the latest says all that one per
+  // round said (docs/global-routing.md).
+  virtual void BeforeCommit(PartitionId partition, std::vector<OutputMessage>* out) {
+    (void)partition;
+    (void)out;
+  }
+  // Whether the stage holds output for BeforeCommit: the lane then has
+  // something to commit though it read nothing new.
+  virtual bool HoldsOutput(PartitionId partition) const {
+    (void)partition;
+    return false;
   }
   // The lane's shard is about to be checkpointed (and its changelog records
   // taken): what the stage must hold in it goes there now.

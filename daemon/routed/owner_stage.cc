@@ -60,14 +60,18 @@ const std::string* OwnerStage::ProgressTopic() const {
   return nullptr;
 }
 
-Status OwnerStage::AfterProcessing(PartitionId partition, const LaneRound&,
-                                   std::vector<pipeline::OutputMessage>* out) {
+bool OwnerStage::HoldsOutput(PartitionId partition) const {
+  const auto it = lanes_.find(partition);
+  return it != lanes_.end() && it->second.unsent_progress && ProgressTopic() != nullptr;
+}
+
+// The owner's latest promise, once per transaction: the next stage reads it
+// only when the transaction commits, so the ones before it said no more.
+void OwnerStage::BeforeCommit(PartitionId partition, std::vector<pipeline::OutputMessage>* out) {
+  if (!HoldsOutput(partition)) return;
   Lane& lane = lanes_.at(partition);
-  const std::string* topic = ProgressTopic();
-  if (!lane.unsent_progress || topic == nullptr) return Status::Ok();
-  Broadcast(*topic, context_.next_owners.partitions(), *lane.unsent_progress, sent_, out);
+  Broadcast(*ProgressTopic(), context_.next_owners.partitions(), *lane.unsent_progress, sent_, out);
   lane.unsent_progress.reset();
-  return Status::Ok();
 }
 
 void OwnerStage::BeforeCheckpoint(PartitionId partition, store::Shard& shard) {

@@ -21,7 +21,7 @@ namespace pagesieve::routed {
 // the others) on the lane's shard. Every message read goes to the owner,
 // which steps; what it sends goes to the partitions that own it, its
 // verdicts to the output topics. Its promises to the next stage go once per
-// round, after the messages they cover.
+// transaction, the latest, after the messages they cover.
 //
 // The owner's unfinished work lives in the shard (its held messages), so
 // the lane's checkpoint, changelog and transaction carry it: a partition
@@ -54,8 +54,8 @@ class OwnerStage final : public pipeline::Stage {
                                      engine::VerdictCounts& counts) override;
   Status LaneOpened(PartitionId partition, store::Shard* shard) override;
   void LaneClosed(PartitionId partition) override { lanes_.erase(partition); }
-  Status AfterProcessing(PartitionId partition, const LaneRound& round,
-                         std::vector<pipeline::OutputMessage>* out) override;
+  void BeforeCommit(PartitionId partition, std::vector<pipeline::OutputMessage>* out) override;
+  bool HoldsOutput(PartitionId partition) const override;
   void BeforeCheckpoint(PartitionId partition, store::Shard& shard) override;
 
   // The lane's owner has finished: every source ended, nothing in flight.
@@ -64,7 +64,7 @@ class OwnerStage final : public pipeline::Stage {
  private:
   struct Lane {
     std::unique_ptr<PartitionOwner> owner;
-    std::optional<routing::Progress> unsent_progress;  // the latest, sent after the round
+    std::optional<routing::Progress> unsent_progress;  // the latest, sent at the next commit
   };
   // The rules as routed dedup applies them: in event-time order, where a
   // later offset of an input partition may come first, so lookups do not

@@ -75,25 +75,39 @@ void RouteStage::MaybeLift(Lane& lane, const LaneRound& round) {
   if (fetched_now - kafka_.routing.max_lateness <= lane.floor.floor()) return;
   lane.floor.LiftTo(fetched_now - kafka_.routing.max_lateness);
   lane.shard->ObserveEventTime(fetched_now);
-  // The next lift after another idle_timeout: a promise each round would
-  // keep the stage's transaction from ever being ready to commit.
+  // The next lift after another idle_timeout: a lift each round would give
+  // every transaction a promise to send and wait for.
   lane.last_record = now;
 }
 
-// Once per round, after the records it covers (the same producer, the same
-// partitions: the URL owners read the promise after them).
+// After each round the floor may rise (a backfill's end, an idle lift);
+// the promise of it goes at the next commit (BeforeCommit).
 Status RouteStage::AfterProcessing(PartitionId partition, const LaneRound& round,
-                                   std::vector<pipeline::OutputMessage>* out) {
+                                   std::vector<pipeline::OutputMessage>*) {
   Lane& lane = lanes_.at(partition);
   if (round.at_end && !lane.floor.ended()) lane.floor.End();
   MaybeLift(lane, round);
-  const routing::OrderKey promise = lane.floor.Promise();
-  if (lane.promised && !(*lane.promised < promise)) return Status::Ok();
-  lane.promised = promise;
-  Broadcast(kafka_.routing.url_topic, url_owners_.partitions(),
-            routing::Progress{routing::SourceId{kafka_.input_topic, partition}, promise, {}}, sent_,
-            out);
   return Status::Ok();
+}
+
+bool RouteStage::HoldsOutput(PartitionId partition) const {
+  const auto it = lanes_.find(partition);
+  if (it == lanes_.end()) return false;
+  const Lane& lane = it->second;
+  return !lane.promised || *lane.promised < lane.floor.Promise();
+}
+
+// Once per transaction, after the records it covers (the same producer,
+// the same partitions: the URL owners read the promise after them). They
+// see it when the transaction commits, so a promise per round said no more.
+void RouteStage::BeforeCommit(PartitionId partition, std::vector<pipeline::OutputMessage>* out) {
+  if (!HoldsOutput(partition)) return;
+  Lane& lane = lanes_.at(partition);
+  lane.promised = lane.floor.Promise();
+  Broadcast(kafka_.routing.url_topic, url_owners_.partitions(),
+            routing::Progress{routing::SourceId{kafka_.input_topic, partition}, *lane.promised,
+                              {}},
+            sent_, out);
 }
 
 }  // namespace pagesieve::routed

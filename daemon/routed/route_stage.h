@@ -19,8 +19,8 @@ namespace pagesieve::routed {
 // the pool fingerprints each event, and each lane stamps it with its place
 // in the order (routing::SourceFloor: event time, else its partition's
 // floor when it is late) and sends it to the URL owner of its canonical
-// URL. After each round it promises every URL owner its partition's floor;
-// at a backfill's end, the end.
+// URL. Once per transaction, when its floor has risen, it promises every
+// URL owner its partition's floor; at a backfill's end, the end.
 //
 // Its state is its partitions' floors, and a floor is the partition's
 // highest event time less routing.max_lateness: so the lane's shard keeps
@@ -59,6 +59,8 @@ class RouteStage final : public pipeline::Stage {
   void LaneClosed(PartitionId partition) override { lanes_.erase(partition); }
   Status AfterProcessing(PartitionId partition, const LaneRound& round,
                          std::vector<pipeline::OutputMessage>* out) override;
+  void BeforeCommit(PartitionId partition, std::vector<pipeline::OutputMessage>* out) override;
+  bool HoldsOutput(PartitionId partition) const override;
 
  private:
   struct Lane {

@@ -342,7 +342,8 @@ namespace pagesieve::pipeline::testing {
 namespace {
 
 // A stage that decides, and after a round sends one message of its own
-// when told (as routed dedup's route stage promises its floor).
+// when told; or holds one for the next commit (as routed dedup's stages
+// hold their promises).
 class SpeakingStage final : public Stage {
  public:
   explicit SpeakingStage(DecideStage& decide) : decide_(decide) {}
@@ -365,8 +366,16 @@ class SpeakingStage final : public Stage {
     speak = false;
     return Status::Ok();
   }
+  void BeforeCommit(PartitionId, std::vector<OutputMessage>* out) override {
+    ++before_commits;
+    if (hold) out->push_back(OutputMessage{"promises", std::nullopt, "held", {}, 0, false});
+    hold = false;
+  }
+  bool HoldsOutput(PartitionId) const override { return hold; }
   bool speak = false;
+  bool hold = false;
   int rounds = 0;
+  int before_commits = 0;
 
  private:
   DecideStage& decide_;
@@ -421,6 +430,38 @@ TEST_F(SpeakingLaneTest, OutputOfTheStagesOwnIsCheckpointedThoughNoRecordCame) {
   speaking_.speak = true;
   ASSERT_TRUE(lane_->AfterProcessing(false).ok());
   EXPECT_EQ(speaking_.rounds, rounds) << "not asked while a commit waits";
+  Commit();
+  EXPECT_TRUE(lane_->Checkpointed());
+  EXPECT_FALSE(lane_->progressed());
+}
+
+// What a stage holds for the commit makes the lane worth committing though
+// no record came, goes once per transaction, and after the records the
+// transaction holds.
+TEST_F(SpeakingLaneTest, WhatTheStageHoldsGoesOncePerCommitAfterTheRecords) {
+  ASSERT_TRUE(lane_->Add(Record(0, "https://one.example/a", 1)));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  Commit();
+  ASSERT_TRUE(lane_->Checkpointed());
+
+  speaking_.hold = true;
+  EXPECT_TRUE(lane_->progressed()) << "what it holds needs a commit";
+  EXPECT_FALSE(lane_->Checkpointed());
+  ASSERT_TRUE(lane_->Add(Record(1, "https://one.example/b", 2)));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  ASSERT_TRUE(lane_->AfterProcessing(false).ok());
+  const size_t verdicts = sink_.sent.size();
+  EXPECT_NE(sink_.sent.back().topic, "promises") << "not sent before the commit";
+
+  const int before = speaking_.before_commits;
+  lane_->RequestCommit();
+  lane_->RequestCommit();  // the pipeline asks every round until it commits
+  EXPECT_EQ(speaking_.before_commits, before + 1);
+  ASSERT_TRUE(Process().ok());
+  ASSERT_EQ(sink_.sent.size(), verdicts + 1);
+  EXPECT_EQ(sink_.sent.back().value, "held");
   Commit();
   EXPECT_TRUE(lane_->Checkpointed());
   EXPECT_FALSE(lane_->progressed());

@@ -1,6 +1,7 @@
 // Routed dedup's route stage (daemon/routed/route_stage.h) without a
 // broker: what it stamps, where it sends a record, what it promises the URL
-// owners, and how an idle partition's floor rises with the wall clock.
+// owners (once per transaction), and how an idle partition's floor rises
+// with the wall clock.
 #include "routed/route_stage.h"
 
 #include <gmock/gmock.h>
@@ -45,10 +46,22 @@ class RouteStageTest : public PipelineTestBase {
     EXPECT_TRUE(stage_->Process(*std::move(prepared), r, shard_.get(), counts_, &out).ok());
     return out;
   }
-  std::vector<OutputMessage> Round(bool drained = true, bool at_end = false) {
+  // A round of processing: it sends nothing of its own.
+  void Round(bool drained = true, bool at_end = false) {
     std::vector<OutputMessage> out;
     EXPECT_TRUE(stage_->AfterProcessing(kP, {at_end, drained}, &out).ok());
+    EXPECT_TRUE(out.empty()) << "a round sent " << out.size() << " messages";
+  }
+  // What a transaction about to commit sends (as the lane asks when the
+  // stage holds output, and at every commit).
+  std::vector<OutputMessage> Commit() {
+    std::vector<OutputMessage> out;
+    stage_->BeforeCommit(kP, &out);
     return out;
+  }
+  std::vector<OutputMessage> RoundAndCommit(bool drained = true) {
+    Round(drained);
+    return Commit();
   }
   static routing::Message Decode(const OutputMessage& m) {
     StatusOr<routing::Message> message = routing::DecodeMessage(m.value);
@@ -87,14 +100,22 @@ TEST_F(RouteStageTest, ARecordGoesToTheOwnerOfItsUrlStampedWithItsPlaceInTheOrde
   EXPECT_EQ(r.record.forwarded->key, "site");  // for the verdict a later stage publishes
 }
 
-TEST_F(RouteStageTest, EachRoundPromisesEveryUrlOwnerTheFloorOnceAndTheEndAtTheEnd) {
+// The URL owners read a promise when its transaction commits: the floor at
+// the commit says all that a promise per round said, at a round's cost.
+TEST_F(RouteStageTest, EachCommitPromisesEveryUrlOwnerTheLatestFloorOnceAndTheEndAtTheEnd) {
   Route(Record(0, "https://a.example/x", 1, kP));
+  Round();
   Route(Record(5 * 60'000, "https://a.example/y", 2, kP));
-  std::vector<routing::OrderKey> promises = Promises(Round());
-  ASSERT_EQ(promises.size(), static_cast<size_t>(kOwners));
+  Round();
+  EXPECT_TRUE(stage_->HoldsOutput(kP)) << "a risen floor waits for the commit";
+  std::vector<routing::OrderKey> promises = Promises(Commit());
+  ASSERT_EQ(promises.size(), static_cast<size_t>(kOwners)) << "one promise per owner, the latest";
   EXPECT_EQ(promises[0].time, EventTimeFromMillis(kT0 + 5 * 60'000) - kLateness);
-  EXPECT_TRUE(Round().empty()) << "the same promise is not sent again";
-  promises = Promises(Round(/*drained=*/true, /*at_end=*/true));
+  EXPECT_FALSE(stage_->HoldsOutput(kP));
+  EXPECT_TRUE(RoundAndCommit().empty()) << "the same promise is not sent again";
+  Round(/*drained=*/true, /*at_end=*/true);
+  EXPECT_TRUE(stage_->HoldsOutput(kP));
+  promises = Promises(Commit());
   ASSERT_EQ(promises.size(), static_cast<size_t>(kOwners));
   EXPECT_EQ(promises[0].time, routing::SourceFloor::kEndOfTime);
 }
@@ -111,11 +132,11 @@ TEST_F(RouteStageTest, ARecordBelowTheFloorIsLateAndOrderedAtTheFloor) {
 // floor rises to now less max_lateness, and the shard keeps it.
 TEST_F(RouteStageTest, AnIdlePartitionsFloorRisesWithTheWallClockAfterTheIdleTimeout) {
   Route(Record(0, "https://a.example/x", 1, kP));
-  Round();
+  RoundAndCommit();
   clock_.Advance(kIdle - std::chrono::seconds(1));
-  EXPECT_TRUE(Round().empty()) << "not idle long enough";
+  EXPECT_TRUE(RoundAndCommit().empty()) << "not idle long enough";
   clock_.Advance(std::chrono::seconds(1));
-  const std::vector<routing::OrderKey> promises = Promises(Round());
+  const std::vector<routing::OrderKey> promises = Promises(RoundAndCommit());
   ASSERT_EQ(promises.size(), static_cast<size_t>(kOwners));
   const EventTime now = EventTime::FromWallClock(clock_.Now());
   EXPECT_EQ(promises[0].time, now - kLateness);
@@ -134,33 +155,32 @@ TEST_F(RouteStageTest, AnIdlePartitionsFloorRisesWithTheWallClockAfterTheIdleTim
   EXPECT_EQ(r.key.time, now - kLateness);
 }
 
-// A promise each round would keep the stage's transaction from ever being
-// ready to commit (it waits for everything sent): an idle partition lifts
-// its floor once per idle_timeout.
+// A lift each round would give every transaction a promise to send and
+// wait for: an idle partition lifts its floor once per idle_timeout.
 TEST_F(RouteStageTest, AnIdlePartitionLiftsItsFloorOncePerIdleTimeoutNotEveryRound) {
   Route(Record(0, "https://a.example/x", 1, kP));
-  Round();
+  RoundAndCommit();
   clock_.Advance(kIdle);
-  ASSERT_EQ(Promises(Round()).size(), static_cast<size_t>(kOwners));
+  ASSERT_EQ(Promises(RoundAndCommit()).size(), static_cast<size_t>(kOwners));
   for (int i = 0; i < 10; ++i) {
     clock_.Advance(std::chrono::seconds(1));
-    EXPECT_TRUE(Round().empty()) << "round " << i;
+    EXPECT_TRUE(RoundAndCommit().empty()) << "round " << i;
   }
   clock_.Advance(kIdle);
-  const std::vector<routing::OrderKey> promises = Promises(Round());
+  const std::vector<routing::OrderKey> promises = Promises(RoundAndCommit());
   ASSERT_EQ(promises.size(), static_cast<size_t>(kOwners));
   EXPECT_EQ(promises[0].time, EventTime::FromWallClock(clock_.Now()) - kLateness);
 }
 
 TEST_F(RouteStageTest, APartitionWithRecordsWaitingIsNeverIdle) {
   Route(Record(0, "https://a.example/x", 1, kP));
-  Round();
+  RoundAndCommit();
   for (int i = 0; i < 4; ++i) {
     clock_.Advance(kIdle);
-    EXPECT_TRUE(Round(/*drained=*/false).empty());
+    EXPECT_TRUE(RoundAndCommit(/*drained=*/false).empty());
   }
   clock_.Advance(kIdle - std::chrono::seconds(1));
-  EXPECT_TRUE(Round().empty()) << "idle counts from the last round with records waiting";
+  EXPECT_TRUE(RoundAndCommit().empty()) << "idle counts from the last round with records waiting";
 }
 
 }  // namespace
