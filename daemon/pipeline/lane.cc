@@ -100,12 +100,8 @@ void Lane::PrepareShard() {
 Status Lane::Process(Sink& sink, int64_t max_unacknowledged, engine::VerdictCounts& counts) {
   for (;;) {
     // Hand over what is processed first, in order.
-    while (!unsent_.empty()) {
-      Status s = sink.Send(unsent_.front(), counter_);
-      if (s.code() == StatusCode::kResourceExhausted) return Status::Ok();
-      PS_RETURN_IF_ERROR(s);
-      unsent_.pop_front();
-    }
+    PS_ASSIGN_OR_RETURN(bool all_sent, SendUnsent(sink));
+    if (!all_sent) return Status::Ok();
     // MaybeCheckpoint() goes first; the shard may not change while a
     // checkpoint's records are shipped.
     if ((changelog_ && changelog_->shipping()) || commit_requested_) return Status::Ok();
@@ -162,12 +158,26 @@ void Lane::RequestCommit() {
   for (OutputMessage& m : output) unsent_.push_back(std::move(m));
 }
 
+StatusOr<bool> Lane::SendUnsent(Sink& sink) {
+  while (!unsent_.empty()) {
+    Status s = sink.Send(unsent_.front(), counter_);
+    if (s.code() == StatusCode::kResourceExhausted) return false;
+    PS_RETURN_IF_ERROR(s);
+    unsent_.pop_front();
+  }
+  return true;
+}
+
 StatusOr<bool> Lane::PrepareCommit(Sink& sink) {
   PS_RETURN_IF_ERROR(CheckDeliveries());
   if (!commit_requested_) return false;
   const bool shipping = changelog_ && changelog_->shipping();
   if (!shipping) {
-    if (!unsent_.empty() || counter_->unacknowledged > 0) return false;
+    // What RequestCommit() added goes now, not at the next Process(): the
+    // pipeline's SendNow() that follows is then what sends it, not the
+    // producer's linger.
+    PS_ASSIGN_OR_RETURN(bool all_sent, SendUnsent(sink));
+    if (!all_sent || counter_->unacknowledged > 0) return false;
     if (!changelog_ || next_offset_.value() < 0 || !progressed()) return true;
     PrepareShard();
     PS_RETURN_IF_ERROR(changelog_->Begin(*shard_, next_offset_));

@@ -189,6 +189,9 @@ class Lane {
   // The stage puts what it holds into the shard before a checkpoint takes
   // its changes (Stage::BeforeCheckpoint).
   void PrepareShard();
+  // Hands the unsent messages to the sink in order; false when its queue
+  // is full and some are left.
+  StatusOr<bool> SendUnsent(Sink& sink);
 
   const std::string name_;
   const PartitionId partition_;
