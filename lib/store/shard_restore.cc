@@ -54,7 +54,15 @@ StatusOr<std::unique_ptr<ShardRestore>> ShardRestore::Open(
   return restore;
 }
 
-ShardRestore::~ShardRestore() = default;
+ShardRestore::~ShardRestore() {
+  if (db_ == nullptr || finished_) return;
+  // Abandoned: its partition revoked, or the process stopping. Without the
+  // progress Finish() writes none of it counts, and the next restore
+  // applies it again from the old position; RocksDB's default would flush
+  // the unlogged memtables at close, blocking the thread that lets the
+  // partition go (a rebalance callback) for seconds with a large one.
+  (void)db_->db()->SetDBOptions({{"avoid_flush_during_shutdown", "true"}});
+}
 
 Status ShardRestore::Reset() {
   rocksdb::WriteBatch batch;
@@ -184,6 +192,7 @@ Status ShardRestore::Finish(Offset changelog_next) {
   PS_RETURN_IF_ERROR(db_->SyncWal());
   changelog_next_ = changelog_next;
   if (last_marker_) checkpointed_ = last_marker_->next_offset;
+  finished_ = true;
   return Status::Ok();
 }
 

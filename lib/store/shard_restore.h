@@ -27,6 +27,10 @@ class ShardDb;
 // records are whole values applied in order, and applying them twice gives
 // the same state.
 //
+// Destroyed without Finish() (abandoned), it closes without flushing what
+// it applied: the old progress stays, and whatever was not flushed yet is
+// dropped, to be applied again by the next restore.
+//
 // Not thread-safe. Holds the shard's RocksDB lock until destroyed.
 class ShardRestore {
  public:
@@ -78,6 +82,7 @@ class ShardRestore {
   struct Batch;
   std::unique_ptr<Batch> batch_;
   uint64_t records_ = 0, bytes_ = 0, snapshots_ = 0;
+  bool finished_ = false;  // Finish() made everything applied durable
 };
 
 }  // namespace pagesieve::store

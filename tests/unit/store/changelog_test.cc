@@ -121,6 +121,50 @@ TEST_F(ChangelogTest, CatchUpAppliesOnlyTheRecordsAfterTheLocalPosition) {
   EXPECT_TRUE(restored.LookupUrl("site", DigestOf(1020)).value().seen);
 }
 
+// A restore whose partition is revoked is destroyed unfinished, inside the
+// rebalance callback: it must not spend seconds flushing what it applied,
+// which counts for nothing without its progress. The next restore applies
+// it again from the old position.
+TEST_F(ChangelogTest, AnAbandonedRestoreIsNotFlushedAtCloseAndTheNextOneAppliesItAgain) {
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  for (int64_t i = 0; i < 10; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(10));
+  ASSERT_TRUE(Restore(topic.records, 0, topic.end()).ok());
+  const size_t first_end = topic.records.size();
+  for (int64_t i = 10; i < 25; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(25));
+
+  Close();
+  {
+    StatusOr<std::unique_ptr<ShardRestore>> abandoned =
+        env_->OpenRestore("pages", storetest::kPartition, storetest::TestShardOptions());
+    ASSERT_TRUE(abandoned.ok()) << abandoned.status().ToString();
+    // Applied over and over (records are whole values: the same state) past
+    // the restore's 4 MiB batches, so that they reach RocksDB's memtables.
+    while ((*abandoned)->bytes() < (6u << 20)) {
+      for (size_t i = first_end; i < topic.records.size(); ++i) {
+        const auto& r = topic.records[i];
+        ASSERT_TRUE((*abandoned)
+                        ->Apply(r.key, r.value ? std::optional<std::string_view>(*r.value)
+                                               : std::nullopt)
+                        .ok());
+      }
+    }
+  }  // revoked: closed without Finish()
+  {
+    Shard& after = OpenRestored();
+    EXPECT_EQ(after.checkpointed_offset(), Offset(10));
+    EXPECT_FALSE(after.LookupContent("site", DigestOf(20)).value().has_value())
+        << "the abandoned restore's memtable was flushed at close";
+    EXPECT_TRUE(after.LookupContent("site", DigestOf(2)).value().has_value());
+  }
+  ASSERT_TRUE(Restore(topic.records, first_end, topic.end()).ok());
+  Shard& restored = OpenRestored();
+  EXPECT_EQ(restored.checkpointed_offset(), Offset(25));
+  EXPECT_TRUE(restored.LookupContent("site", DigestOf(20)).value().has_value());
+}
+
 TEST_F(ChangelogTest, ResetForgetsLocalStateBeforeAFullRestore) {
   Shard& local = Open();
   WriteRecord(local, 0, Ms(1000), 500);
