@@ -231,14 +231,16 @@ Status ChangelogRestorer::Finish(PartitionId p, std::vector<Restored>* done) {
   Job& job = jobs_.at(p);
   metrics_.restore_progress.WithLabels({std::to_string(p.value())}).Set(1);
   // Shared only to fit std::function, which must be copyable: the finish is
-  // never copied, and closes the shard when it ends.
+  // never copied, holds the only reference and closes the shard when it
+  // ends.
   std::shared_ptr<store::ShardRestore> restore = std::move(job.restore);
   const Clock::SteadyTime read_at = clock_.SteadyNow();
   const double read_secs = Seconds(job.started_at, read_at);
   const Offset end = job.end;
   const std::string name = Name(kafka_.input_topic, p);
   const Clock& clock = clock_;
-  done->push_back({p, [restore, end, name, read_at, read_secs, &clock]() mutable -> Status {
+  done->push_back({p, [restore = std::move(restore), end, name, read_at, read_secs,
+                       &clock]() mutable -> Status {
                      PS_RETURN_IF_ERROR(restore->Finish(end).WithContext("restoring " + name));
                      const uint64_t records = restore->records();
                      spdlog::info(

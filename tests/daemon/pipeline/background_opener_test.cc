@@ -205,13 +205,14 @@ TEST_F(BackgroundOpenerTest, APrologueRunsOnTheWorkerAndReleasesItsShardBeforeTh
   StatusOr<std::unique_ptr<store::Shard>> held = OpenShard(PartitionId(5));
   ASSERT_TRUE(held.ok()) << held.status().ToString();
   std::shared_ptr<store::Shard> restoring = std::move(*held);
-  opener.Begin(PartitionId(5), [&, restoring]() mutable -> Status {
+  // Moved in: the prologue holds the only reference, or the open could
+  // find the shard still held here.
+  opener.Begin(PartitionId(5), [&, restoring = std::move(restoring)]() mutable -> Status {
     prologue_thread = std::this_thread::get_id();
     restoring.reset();
     prologue_done = true;
     return Status::Ok();
   });
-  restoring.reset();  // the prologue holds the only reference now
   std::vector<BackgroundOpener::Finished> done = TakeFinished(opener, 1);
   ASSERT_EQ(done.size(), 1u);
   EXPECT_TRUE(done[0].shard.ok()) << done[0].shard.status().ToString();
@@ -248,11 +249,10 @@ TEST_F(BackgroundOpenerTest, ACancelledQueuedOpenDropsItsPrologueUnrunAndWithItI
   ASSERT_TRUE(held.ok()) << held.status().ToString();
   std::shared_ptr<store::Shard> restoring = std::move(*held);
   std::atomic<bool> ran{false};
-  opener.Begin(PartitionId(7), [&ran, restoring]() {
+  opener.Begin(PartitionId(7), [&ran, restoring = std::move(restoring)]() {
     ran = true;
     return Status::Ok();
   });
-  restoring.reset();
   opener.Cancel(PartitionId(7));  // revoked while queued behind the one worker
   EXPECT_FALSE(opener.Holds(PartitionId(7)));
   StatusOr<std::unique_ptr<store::Shard>> again = OpenShard(PartitionId(7));
