@@ -254,6 +254,19 @@ StatusOr<std::optional<Offset>> Consumer::Committed(PartitionId p, Duration time
   return committed >= 0 ? std::optional<Offset>(Offset(committed)) : std::nullopt;
 }
 
+StatusOr<std::map<PartitionId, Offset>> Consumer::Committed(
+    const std::vector<PartitionId>& partitions, Duration timeout) {
+  PartitionList parts(topic_, partitions);
+  PS_RETURN_IF_ERROR(FromCode(consumer_->committed(parts.get(), Ms(timeout)), "committed offsets"));
+  std::map<PartitionId, Offset> out;
+  for (const RdKafka::TopicPartition* tp : parts.get()) {
+    if (tp->err() == RdKafka::ERR_NO_ERROR && tp->offset() >= 0) {
+      out.emplace(PartitionId(tp->partition()), Offset(tp->offset()));
+    }
+  }
+  return out;
+}
+
 StatusOr<std::optional<Offset>> Consumer::OffsetForTime(PartitionId p, WallTime t,
                                                         Duration timeout) {
   PartitionList parts(topic_, {{p, Offset(t.time_since_epoch().count())}});

@@ -106,6 +106,10 @@ class Consumer {
   std::optional<std::pair<int64_t, int64_t>> CachedWatermarks(PartitionId partition);
   // The group's committed offset of a partition, if it has one.
   StatusOr<std::optional<Offset>> Committed(PartitionId partition, Duration timeout);
+  // The same for several partitions in one request: those with a committed
+  // offset (one that a pending transaction makes unstable is left out).
+  StatusOr<std::map<PartitionId, Offset>> Committed(const std::vector<PartitionId>& partitions,
+                                                    Duration timeout);
   // The first offset of a record stamped at or after `t`; none when no
   // record is that late.
   StatusOr<std::optional<Offset>> OffsetForTime(PartitionId partition, WallTime t,

@@ -25,4 +25,20 @@ std::optional<Offset> BackfillEnds::EndOf(PartitionId partition) const {
   return it->second;
 }
 
+bool BackfillEnds::Complete() const {
+  if (!enabled() || !known_) return false;
+  for (const auto& [p, end] : ends_) {
+    if (reached_.count(p) == 0 && elsewhere_.count(p) == 0) return false;
+  }
+  return true;
+}
+
+std::vector<PartitionId> BackfillEnds::Unreached() const {
+  std::vector<PartitionId> out;
+  for (const auto& [p, end] : ends_) {
+    if (reached_.count(p) == 0 && elsewhere_.count(p) == 0) out.push_back(p);
+  }
+  return out;
+}
+
 }  // namespace pagesieve::run

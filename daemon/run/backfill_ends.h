@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <vector>
 
 #include "common/status.h"
 #include "common/types.h"
@@ -33,14 +34,19 @@ class BackfillEnds {
   // The partition's lane reached its end and is checkpointed.
   void Reached(PartitionId partition) { reached_.insert(partition); }
   bool reached(PartitionId partition) const { return reached_.count(partition) > 0; }
+  // Another member of the group read the partition to its end: the group's
+  // committed offset is there (ReachedByGroup).
+  void ReachedElsewhere(PartitionId partition) { elsewhere_.insert(partition); }
+  // Partitions reached neither here nor elsewhere.
+  std::vector<PartitionId> Unreached() const;
   // Every partition reached its end: the backfill is complete.
-  bool Complete() const { return enabled() && known_ && reached_.size() == ends_.size(); }
+  bool Complete() const;
 
  private:
   const EndPosition until_;
   bool known_ = false;
   std::map<PartitionId, Offset> ends_;
-  std::set<PartitionId> reached_;
+  std::set<PartitionId> reached_, elsewhere_;
 };
 
 }  // namespace pagesieve::run

@@ -3,6 +3,14 @@
 #include <spdlog/spdlog.h>
 
 namespace pagesieve::run {
+namespace {
+
+// How often a backfill member that has read its own partitions to their
+// ends asks the group's offsets of the others, and how long it waits.
+constexpr Duration kGroupEndsInterval = std::chrono::seconds(1);
+constexpr Duration kGroupEndsTimeout = std::chrono::seconds(1);
+
+}  // namespace
 
 StatusOr<std::unique_ptr<KafkaSource>> KafkaSource::Create(const kafka::KafkaOptions& kafka,
                                                            const RunOptions& run,
@@ -45,6 +53,7 @@ Status KafkaSource::Poll(Duration wait, pipeline::Lanes& lanes) {
     }
   }
   PS_RETURN_IF_ERROR(assignment_->Advance(lanes));
+  LearnEndsReachedElsewhere(lanes);
   if (assignment_->restoring()) wait = std::min(wait, Duration(1));
   // One wait, then whatever else is already fetched, up to a bound so the
   // pipeline's other steps run often.
@@ -74,6 +83,42 @@ Status KafkaSource::Poll(Duration wait, pipeline::Lanes& lanes) {
     }
   }
   return Status::Ok();
+}
+
+void KafkaSource::LearnEndsReachedElsewhere(const pipeline::Lanes& lanes) {
+  // The one stage this is built and tested for: a re-keyed input's two
+  // stages and routed dedup's end per process (docs/daemon.md, Backfills).
+  // A --from applies to each partition the first time this process is
+  // assigned it, so a partition another member finished would be read
+  // again here: only a backfill that resumes where the group is ends by
+  // the group's offsets.
+  if (run_.stage != StageKind::kDecide || run_.from.kind != StartPosition::Kind::kCheckpoint ||
+      !ends_.enabled() ||
+      !ends_.known() || ends_.Complete()) {
+    return;
+  }
+  const Clock::SteadyTime now = clock_.SteadyNow();
+  if (now < next_group_check_) return;
+  next_group_check_ = now + kGroupEndsInterval;
+  // Only while nothing is left to read here: the request blocks the loop
+  // (up to its timeout while another member's transaction is open).
+  const std::vector<PartitionId> unreached = ends_.Unreached();
+  for (PartitionId p : unreached) {
+    if (lanes.IsOpen(p)) return;
+  }
+  StatusOr<std::map<PartitionId, Offset>> committed =
+      consumer_->Committed(unreached, kGroupEndsTimeout);
+  if (!committed.ok()) {
+    spdlog::debug("backfill: the group's offsets: {}", committed.status().ToString());
+    return;  // asked again at the next check
+  }
+  for (const auto& [p, offset] : *committed) {
+    const std::optional<Offset> end = ends_.EndOf(p);
+    if (!end || offset < *end) continue;
+    spdlog::info("backfill: {}-{} read to offset {} by another member of the group",
+                 consumer_->topic(), p.value(), end->value());
+    ends_.ReachedElsewhere(p);
+  }
 }
 
 void KafkaSource::Deliver(const kafka::Consumed& m, pipeline::Lanes& lanes) {

@@ -78,6 +78,9 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
   void OnLost(const std::vector<PartitionId>& partitions) override;
   // One record into its lane, unless past the partition's end.
   void Deliver(const kafka::Consumed& m, pipeline::Lanes& lanes);
+  // A backfill run by several members of the group: the partitions the
+  // others read to their ends, from the group's committed offsets.
+  void LearnEndsReachedElsewhere(const pipeline::Lanes& lanes);
 
   const kafka::KafkaOptions& kafka_;
   const RunOptions& run_;
@@ -91,6 +94,7 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
   // The last end of each partition reported since it was assigned: an end
   // reached before the backfill's ends were known is not reported again.
   std::map<PartitionId, Offset> ends_seen_;
+  Clock::SteadyTime next_group_check_{};
 };
 
 }  // namespace pagesieve::run

@@ -376,5 +376,36 @@ TEST_F(DaemonTest, TwoInstancesSplitTheGroupAndTheSurvivorTakesOver) {
   for (const auto& [id, copies] : published.verdicts) EXPECT_EQ(copies.size(), 1u) << id;
 }
 
+// A backfill run by two instances of one group: each reads its share to
+// the ends it took at its start, learns from the group's committed offsets
+// that the other read the rest, and exits by itself. Before, each waited
+// for the partitions the other held (paused at their ends), and neither
+// ended.
+TEST_F(DaemonTest, ABackfillSplitBetweenInstancesEndsInEachOfThem) {
+  std::vector<TestMessage> stream =
+      LabelledStream({.seed = 43, .articles = 30, .sites = 80, .bad_records = 4});
+  ASSERT_TRUE(Produce(input_, stream).ok());
+  const std::string group = "group-" + input_;
+  // One worker and small batches: the backfill lasts long enough for both
+  // instances to take part.
+  const std::string extra = "batch_records = 8\nthreads = 1\n";
+  const std::string config_a = WriteConfig("a", group, dir_.File("state-a"), extra);
+  const std::string config_b = WriteConfig("b", group, dir_.File("state-b"), extra);
+  DaemonProcess a(config_a, dir_.File("a.log"), {"--until", "end"});
+  DaemonProcess b(config_b, dir_.File("b.log"), {"--until", "end"});
+  a.Start();
+  b.Start();
+  EXPECT_EQ(a.Wait(seconds(180)), 0) << a.Log();
+  EXPECT_EQ(b.Wait(seconds(180)), 0) << b.Log();
+  // Both took part: each read some partition to its end itself, and
+  // learned of some it did not read.
+  EXPECT_THAT(a.Log(), HasSubstr("reached offset"));
+  EXPECT_THAT(b.Log(), HasSubstr("reached offset"));
+  EXPECT_THAT(a.Log() + b.Log(), HasSubstr("by another member of the group"));
+  Published published = ReadPublished(stream.size());
+  ExpectPublishedEquals(published, ExpectVerdicts(config_a));
+  for (const auto& [id, copies] : published.verdicts) EXPECT_EQ(copies.size(), 1u) << id;
+}
+
 }  // namespace
 }  // namespace pagesieve::testing
