@@ -80,6 +80,11 @@ class ChangelogTest : public ShardTest {
     return restore->Finish(changelog_end);
   }
 
+  // Ten records shipped from another instance's shard and restored here,
+  // then fifteen more shipped only: returns the changelog position the
+  // restored shard stands at, where a catch-up starts.
+  size_t RestoreTenThenShipFifteen(FakeTopic& topic);
+
   // The test's second shard: another instance's copy of the partition.
   Shard& OpenOther(const ShardOptions& options = TestShardOptions()) {
     other_.reset();
@@ -109,6 +114,17 @@ inline void WriteRecord(Shard& shard, int64_t offset, EventTime t, uint64_t n) {
                   .InsertNear("site", 0x9e3779b97f4a7c15ULL * (n + 1),
                               testing::MakeSyntheticSketch(n), origin)
                   .ok());
+}
+
+inline size_t ChangelogTest::RestoreTenThenShipFifteen(FakeTopic& topic) {
+  Shard& source = OpenOther();
+  for (int64_t i = 0; i < 10; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(10));
+  EXPECT_TRUE(Restore(topic.records, 0, topic.end()).ok());
+  const size_t first_end = topic.records.size();
+  for (int64_t i = 10; i < 25; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(25));
+  return first_end;
 }
 
 }  // namespace pagesieve::store::storetest

@@ -105,14 +105,7 @@ TEST_F(ChangelogTest, ACompactedChangelogRestoresTheSameState) {
 
 TEST_F(ChangelogTest, CatchUpAppliesOnlyTheRecordsAfterTheLocalPosition) {
   FakeTopic topic;
-  Shard& source = OpenOther();
-  for (int64_t i = 0; i < 10; ++i) WriteRecord(source, i, Ms(1000 + i), i);
-  topic.Checkpoint(source, Offset(10));
-  ASSERT_TRUE(Restore(topic.records, 0, topic.end()).ok());
-  const size_t first_end = topic.records.size();
-
-  for (int64_t i = 10; i < 25; ++i) WriteRecord(source, i, Ms(1000 + i), i);
-  topic.Checkpoint(source, Offset(25));
+  const size_t first_end = RestoreTenThenShipFifteen(topic);
   ASSERT_TRUE(Restore(topic.records, first_end, topic.end()).ok());
   Shard& restored = OpenRestored();
   EXPECT_EQ(restored.checkpointed_offset(), Offset(25));
@@ -127,14 +120,7 @@ TEST_F(ChangelogTest, CatchUpAppliesOnlyTheRecordsAfterTheLocalPosition) {
 // it again from the old position.
 TEST_F(ChangelogTest, AnAbandonedRestoreIsNotFlushedAtCloseAndTheNextOneAppliesItAgain) {
   FakeTopic topic;
-  Shard& source = OpenOther();
-  for (int64_t i = 0; i < 10; ++i) WriteRecord(source, i, Ms(1000 + i), i);
-  topic.Checkpoint(source, Offset(10));
-  ASSERT_TRUE(Restore(topic.records, 0, topic.end()).ok());
-  const size_t first_end = topic.records.size();
-  for (int64_t i = 10; i < 25; ++i) WriteRecord(source, i, Ms(1000 + i), i);
-  topic.Checkpoint(source, Offset(25));
-
+  const size_t first_end = RestoreTenThenShipFifteen(topic);
   Close();
   {
     StatusOr<std::unique_ptr<ShardRestore>> abandoned =
