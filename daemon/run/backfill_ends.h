@@ -35,7 +35,7 @@ class BackfillEnds {
   void Reached(PartitionId partition) { reached_.insert(partition); }
   bool reached(PartitionId partition) const { return reached_.count(partition) > 0; }
   // Another member of the group read the partition to its end: the group's
-  // committed offset is there (ReachedByGroup).
+  // committed offset is there (KafkaSource::LearnEndsReachedElsewhere).
   void ReachedElsewhere(PartitionId partition) { elsewhere_.insert(partition); }
   // Partitions reached neither here nor elsewhere.
   std::vector<PartitionId> Unreached() const;

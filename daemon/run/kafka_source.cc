@@ -86,15 +86,14 @@ Status KafkaSource::Poll(Duration wait, pipeline::Lanes& lanes) {
 }
 
 void KafkaSource::LearnEndsReachedElsewhere(const pipeline::Lanes& lanes) {
-  // The one stage this is built and tested for: a re-keyed input's two
-  // stages and routed dedup's end per process (docs/daemon.md, Backfills).
+  // Only the one-stage path, the one tested: a re-keyed input's two stages
+  // and routed dedup still end per process (docs/daemon.md, Backfills).
   // A --from applies to each partition the first time this process is
   // assigned it, so a partition another member finished would be read
   // again here: only a backfill that resumes where the group is ends by
   // the group's offsets.
   if (run_.stage != StageKind::kDecide || run_.from.kind != StartPosition::Kind::kCheckpoint ||
-      !ends_.enabled() ||
-      !ends_.known() || ends_.Complete()) {
+      !ends_.enabled() || !ends_.known() || ends_.Complete()) {
     return;
   }
   const Clock::SteadyTime now = clock_.SteadyNow();
