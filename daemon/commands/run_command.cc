@@ -54,9 +54,6 @@ StatusOr<RunSetup> Setup(const RunFlags& flags) {
   PS_ASSIGN_OR_RETURN(s.state, store::StateEnvOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(s.run, run::RunOptionsFromConfig(config));
   PS_ASSIGN_OR_RETURN(s.metrics, http::MetricsOptionsFromConfig(config));
-  // Exactly once, a checkpoint follows the transaction that made its
-  // progress durable: its WAL sync need not hold the run loop (WalSyncer).
-  s.state.sync_in_background = s.kafka.processing.exactly_once;
   if (!flags.from.empty()) {
     PS_ASSIGN_OR_RETURN(s.run.from, run::ParseStartPosition(flags.from));
   }

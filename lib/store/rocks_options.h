@@ -12,7 +12,6 @@
 #include "store/shard_options.h"
 #include "store/simhash_tables.h"
 #include "store/state_env.h"
-#include "store/wal_syncer.h"
 
 namespace pagesieve::store {
 
@@ -21,8 +20,6 @@ struct StateEnv::Resources {
   StateEnvOptions options;
   std::shared_ptr<rocksdb::Cache> block_cache;
   std::shared_ptr<rocksdb::WriteBufferManager> write_buffers;
-  // Set with options.sync and options.sync_in_background.
-  std::shared_ptr<WalSyncer> wal_syncer;
 };
 
 rocksdb::DBOptions MakeDbOptions(const StateEnv::Resources& resources);

@@ -44,7 +44,7 @@ StatusOr<std::unique_ptr<Shard>> RocksShard::Open(std::shared_ptr<const StateEnv
   PS_ASSIGN_OR_RETURN(
       std::unique_ptr<ShardDb> db,
       ShardDb::Open(dir, MakeDbOptions(*env), MakeColumnFamilies(*env, options, durable, expired),
-                    env->options.sync && env->wal_syncer == nullptr));
+                    env->options.sync));
   ShardIdentity identity;
   identity.fingerprint_version = options.fingerprint_version;
   identity.near_max_distance = layout.max_distance();
@@ -92,12 +92,7 @@ RocksShard::RocksShard(std::shared_ptr<const StateEnv::Resources> env, const Sha
             options_.near_ttl, &live_at_),
       sweep_({{kUrlCf, options_.url_ttl},
               {kExactCf, options_.exact_ttl},
-              {kNearCf, options_.near_ttl}}) {
-  if (env_->wal_syncer) {
-    wal_sync_ = std::make_unique<WalSyncer::Client>(env_->wal_syncer,
-                                                    [db = db_.get()] { return db->SyncWal(); });
-  }
-}
+              {kNearCf, options_.near_ttl}}) {}
 
 void RocksShard::ObserveEventTime(EventTime t) {
   if (t <= watermark_) return;
@@ -360,12 +355,6 @@ Status RocksShard::ForEachStoredChange(Offset next_offset, const ChangeFn& fn) {
 }
 
 Status RocksShard::PublishDurableWatermark() {
-  if (wal_sync_) {
-    // Published once the sync that covers this checkpoint is done.
-    PS_RETURN_IF_ERROR(wal_sync_->status());
-    wal_sync_->Request([durable = durable_, ms = ToMillis(ExpireAt())] { durable->Publish(ms); });
-    return Status::Ok();
-  }
   if (!env_->options.sync && ++unsynced_ < kCheckpointsPerWalSync) return Status::Ok();
   if (!env_->options.sync) {
     PS_RETURN_IF_ERROR(db_->SyncWal());

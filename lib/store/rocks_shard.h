@@ -129,9 +129,6 @@ class RocksShard final : public Shard {
   ExpirySweep sweep_;      // deletes dead entries, with tombstones, when a changelog ships
   Status error_;           // sticky, set by a failed checkpoint
   uint64_t unsynced_ = 0;  // checkpoints since the WAL was last synced (sync = false)
-  // The background syncs of this shard's WAL (StateEnvOptions::
-  // sync_in_background). Last: it waits for them before db_ goes.
-  std::unique_ptr<WalSyncer::Client> wal_sync_;
 };
 
 }  // namespace pagesieve::store

@@ -69,12 +69,6 @@ struct StateEnvOptions {
   uint64_t block_cache_bytes = 1024ull << 20;  // shared by every shard
   uint64_t write_buffer_bytes = 256ull << 20;  // memtables of every shard
   bool sync = true;                            // fsync the WAL at each checkpoint
-  // With `sync`: the fsync runs on a background thread (WalSyncer) and
-  // Checkpoint() returns once the batch is written. Only for a caller whose
-  // checkpoints follow a commit that made their progress durable elsewhere
-  // (pagesieve run, exactly once), so that a shard one checkpoint behind
-  // after a power loss is caught up, not wrong. Not a config key.
-  bool sync_in_background = false;
   int background_threads = 2;                  // flushes and compactions
 };
 

@@ -8,7 +8,6 @@
 #include "store/rocks_options.h"
 #include "store/rocks_shard.h"
 #include "store/shard_restore.h"
-#include "store/wal_syncer.h"
 
 namespace pagesieve::store {
 
@@ -21,7 +20,6 @@ StatusOr<std::unique_ptr<StateEnv>> StateEnv::Create(const StateEnvOptions& opti
   r->options = options;
   r->block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
   r->write_buffers = std::make_shared<rocksdb::WriteBufferManager>(options.write_buffer_bytes);
-  if (options.sync && options.sync_in_background) r->wal_syncer = std::make_shared<WalSyncer>();
   // RocksDB's thread pools are per process, like this object.
   rocksdb::Env* env = rocksdb::Env::Default();
   env->SetBackgroundThreads(options.background_threads, rocksdb::Env::LOW);

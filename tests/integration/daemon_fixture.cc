@@ -76,8 +76,7 @@ std::string DaemonTest::WriteConfig(const std::string& name, const std::string& 
        << "[output]\n"
        << "unique = \"" << unique_ << "\"\nduplicate = \"" << duplicate_ << "\"\n"
        << "skipped = \"" << skipped_ << "\"\ndead_letter = \"" << dead_letter_ << "\"\n"
-       << "[state]\ndir = \"" << state_dir << "\"\nsync = " << (state_sync_ ? "true" : "false")
-       << "\n"
+       << "[state]\ndir = \"" << state_dir << "\"\nsync = false\n"
        // A free port each: tests run several daemons at once.
        << "[metrics]\nlisten = \"127.0.0.1:0\"\nsample_interval = \"200ms\"\n"
        << "[run]\ncheckpoint_interval = \"200ms\"\nbatch_linger = \"5ms\"\n"

@@ -80,9 +80,6 @@ class DaemonTest : public ::testing::Test {
   TempDir dir_;
   std::string base_;  // every topic of this test has it in its name
   std::string input_, unique_, duplicate_, skipped_, dead_letter_;
-  // state.sync in WriteConfig's configs: off (fsyncs make tests slow, and a
-  // kill -9 loses nothing either way) unless a test wants the default.
-  bool state_sync_ = false;
   static constexpr int kPartitions = 4;
 };
 

@@ -89,9 +89,6 @@ class DaemonKillTest : public DaemonTest {
 void DaemonKillTest::KillAtRandomMoments(const std::string& guarantee) {
   std::vector<TestMessage> stream =
       LabelledStream({.seed = 5, .articles = 30, .sites = 80, .bad_records = 9});
-  // state.sync's default: exactly once, each checkpoint's fsync runs on the
-  // shards' background syncer (store::WalSyncer), killed with the rest.
-  state_sync_ = true;
   // One worker and small batches: the run is long enough to be cut.
   const std::string config = WriteConfig(
       "run", "group-" + input_, dir_.File("state"),

@@ -76,27 +76,6 @@ TEST_F(ShardLifecycleTest, CheckpointPersistsStateWatermarkAndOffset) {
   EXPECT_TRUE(shard_->LookupContent("s", DigestOf(1)).value().has_value());
 }
 
-// state.sync with the fsync on the background thread (pagesieve run,
-// exactly once): closing the shard waits for it, and every checkpoint is
-// there after a reopen.
-TEST_F(ShardLifecycleTest, CheckpointsSyncedInTheBackgroundAreThereAfterReopen) {
-  StateEnvOptions options = storetest::TestEnvOptions(root_, /*sync=*/true);
-  options.sync_in_background = true;
-  env_ = StateEnv::Create(options).value();
-  Open();
-  for (int i = 1; i <= 20; ++i) {
-    shard_->ObserveEventTime(Ms(1000 * i));
-    ASSERT_TRUE(shard_->InsertContent("s", DigestOf(i), MakeOrigin(i, Ms(1000 * i))).ok());
-    ASSERT_TRUE(shard_->Checkpoint(Offset(i + 1)).ok());
-  }
-  Open();
-  EXPECT_EQ(shard_->checkpointed_offset(), Offset(21));
-  EXPECT_EQ(shard_->watermark(), Ms(20000));
-  for (int i = 1; i <= 20; ++i) {
-    EXPECT_TRUE(shard_->LookupContent("s", DigestOf(i)).value().has_value()) << i;
-  }
-}
-
 TEST_F(ShardLifecycleTest, WritesAfterTheLastCheckpointAreGoneAfterReopen) {
   Open();
   ASSERT_TRUE(shard_->InsertContent("s", DigestOf(1), MakeOrigin(7, Ms(5000))).ok());
