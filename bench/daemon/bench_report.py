@@ -66,6 +66,7 @@ def latency_summary(result, warmup_s):
         "to_verdict_appended": figures(result.to_appended_ms),
         "to_verdict_consumed": figures(result.to_consumed_ms),
         "daemon_peak_rss_mib": result.usage.maxrss_kib / 1024.0,
+        "commits": result.commits,
     }
 
 
@@ -108,6 +109,11 @@ def format_table(report):
         slow = ", ".join("%ss: %d" % kv for kv in lat["slow_by_second"].items()) or "none"
         lines.append("verdicts appended over %d ms after their input, by the second of the run "
                      "the input was appended in: %s" % (lat["slow_threshold_ms"], slow))
+        commits = lat.get("commits")
+        if commits:
+            lines.append("transactions committed: %d, %.1f ms on average (no lane decides "
+                         "meanwhile), %d over %g ms" % (commits["count"], commits["mean_ms"],
+                                                        commits["over"], commits["over_ms"] or 0))
     for problem in report["problems"]:
         lines.append("FAILED: " + problem)
     return "\n".join(lines)

@@ -5,6 +5,7 @@ import datetime
 import json
 import os
 import time
+import urllib.request
 
 import bench_kafka
 import bench_proc
@@ -146,6 +147,40 @@ class LatencyResult:
         # When each record of to_appended_ms was appended, in seconds after
         # the first input record: where in the run the slow ones were.
         self.appended_at_s = appended_at_s
+        self.commits = None  # scrape_commits(), when the daemon answered
+
+
+# The daemon's /metrics (metrics.listen's default: the benchmark sets none).
+METRICS_URL = "http://127.0.0.1:9464/metrics"
+
+
+def scrape_commits(url=METRICS_URL):
+    """The exactly-once commits so far, from pagesieve_commit_seconds: how
+    many, their mean, and how many took longer than the first bucket at or
+    above 50 ms. No lane decides while one runs, so a slow commit is a slow
+    verdict. None when the daemon does not answer."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            text = response.read().decode()
+    except OSError:
+        return None
+    total, count, buckets = 0.0, 0, []
+    for line in text.splitlines():
+        name, _, value = line.rpartition(" ")
+        if name == "pagesieve_commit_seconds_sum":
+            total = float(value)
+        elif name == "pagesieve_commit_seconds_count":
+            count = int(float(value))
+        elif name.startswith("pagesieve_commit_seconds_bucket{le=\""):
+            le = name.split("\"")[1]
+            if le != "+Inf":
+                buckets.append((float(le), int(float(value))))
+    if count == 0:
+        return None
+    slow_le, within = min((b for b in buckets if b[0] >= 0.05), default=(None, count))
+    return {"count": count, "mean_ms": 1000.0 * total / count,
+            "over_ms": None if slow_le is None else 1000.0 * slow_le,
+            "over": count - within}
 
 
 def produce_paced(broker, topic, lines, rate):
@@ -181,6 +216,7 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
         produce_paced(broker, topics.input, bench_stream.read_keyed_lines(stream.keyed_path, count),
                       rate)
         complete = reader.wait_for(count, 120)
+        commits = scrape_commits()
     finally:
         received = reader.stop() if reader else []
         child.terminate()
@@ -205,4 +241,6 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
         to_appended.append(stamp - sent)
         to_consumed.append(read_at[position] * 1000.0 - sent)
         sent_at.append((sent - first) / 1000.0)
-    return LatencyResult(rate, count, usage, to_appended, to_consumed, dead, sent_at)
+    result = LatencyResult(rate, count, usage, to_appended, to_consumed, dead, sent_at)
+    result.commits = commits
+    return result
