@@ -467,5 +467,33 @@ TEST_F(SpeakingLaneTest, WhatTheStageHoldsGoesOncePerCommitAfterTheRecords) {
   EXPECT_FALSE(lane_->progressed());
 }
 
+// What the stage hands over for the commit is sent by the commit itself,
+// inside the transaction it belongs to: a lane with no record to process
+// would otherwise send it only at its next round, after the commit (and a
+// routed stage's promise would wait a whole checkpoint interval).
+TEST_F(SpeakingLaneTest, WhatTheStageHoldsIsSentByTheCommitWithoutAnotherRound) {
+  ASSERT_TRUE(lane_->Add(Record(0, "https://one.example/a", 1)));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  Commit();
+  ASSERT_TRUE(lane_->Checkpointed());
+
+  speaking_.hold = true;
+  lane_->RequestCommit();
+  const size_t sent = sink_.sent.size();
+  bool ready = false;
+  for (int i = 0; i < 10 && !ready; ++i) {
+    StatusOr<bool> r = lane_->PrepareCommit(sink_);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ready = *r;
+    sink_.AckAll();
+  }
+  ASSERT_TRUE(ready);
+  ASSERT_EQ(sink_.sent.size(), sent + 1) << "sent before the commit is ready";
+  EXPECT_EQ(sink_.sent.back().value, "held");
+  ASSERT_TRUE(lane_->FinishCommit().ok());
+  EXPECT_TRUE(lane_->Checkpointed());
+}
+
 }  // namespace
 }  // namespace pagesieve::pipeline::testing
