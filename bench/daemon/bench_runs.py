@@ -5,9 +5,9 @@ import datetime
 import json
 import os
 import time
-import urllib.request
 
 import bench_kafka
+import bench_metrics
 import bench_proc
 import bench_stream
 
@@ -159,22 +159,17 @@ def scrape_commits(url=METRICS_URL):
     many, their mean, and how many took longer than the first bucket at or
     above 50 ms. No lane decides while one runs, so a slow commit is a slow
     verdict. None when the daemon does not answer."""
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            text = response.read().decode()
-    except OSError:
+    text = bench_metrics.fetch(url)
+    if text is None:
         return None
     total, count, buckets = 0.0, 0, []
-    for line in text.splitlines():
-        name, _, value = line.rpartition(" ")
+    for name, labels, value in bench_metrics.samples(text):
         if name == "pagesieve_commit_seconds_sum":
-            total = float(value)
+            total = value
         elif name == "pagesieve_commit_seconds_count":
-            count = int(float(value))
-        elif name.startswith("pagesieve_commit_seconds_bucket{le=\""):
-            le = name.split("\"")[1]
-            if le != "+Inf":
-                buckets.append((float(le), int(float(value))))
+            count = int(value)
+        elif name == "pagesieve_commit_seconds_bucket" and labels.get("le") != "+Inf":
+            buckets.append((float(labels["le"]), int(value)))
     if count == 0:
         return None
     slow_le, within = min((b for b in buckets if b[0] >= 0.05), default=(None, count))

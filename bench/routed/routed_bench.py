@@ -33,13 +33,13 @@ import socket
 import sys
 import tempfile
 import time
-import urllib.request
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "bench", "daemon"))
 import bench_kafka  # noqa: E402
+import bench_metrics  # noqa: E402
 import bench_proc  # noqa: E402
 import bench_runs  # noqa: E402
 import bench_stream  # noqa: E402
@@ -99,18 +99,19 @@ def thread_cpu(pid):
 
 def scrape(port):
     """The routed message counters of every stage: {(stage, kind): (messages, bytes)}."""
-    text = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=5).read().decode()
+    text = bench_metrics.fetch("http://127.0.0.1:%d/metrics" % port)
+    if text is None:
+        raise RuntimeError("the daemon's /metrics on port %d did not answer" % port)
     out = {}
     pattern = re.compile(
-        r'^pagesieve_(?:(url|content|near)_owners_)?routed_(messages|message_bytes)_total'
-        r'\{kind="(\w+)"\} (\S+)$')
-    for line in text.splitlines():
-        m = pattern.match(line)
-        if not m:
+        r'^pagesieve_(?:(url|content|near)_owners_)?routed_(messages|message_bytes)_total$')
+    for name, labels, value in bench_metrics.samples(text):
+        m = pattern.match(name)
+        if not m or "kind" not in labels:
             continue
         stage = m.group(1) or "route"
-        counts = out.setdefault((stage, m.group(3)), [0.0, 0.0])
-        counts[0 if m.group(2) == "messages" else 1] += float(m.group(4))
+        counts = out.setdefault((stage, labels["kind"]), [0.0, 0.0])
+        counts[0 if m.group(2) == "messages" else 1] += value
     return out
 
 
