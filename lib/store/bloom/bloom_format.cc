@@ -1,49 +1,32 @@
 #include "store/bloom/bloom_format.h"
 
-#include <xxhash.h>
-
-#include <bit>
-#include <cstring>
-
+#include "store/bloom/filter_header.h"
 #include "store/fixed_fields.h"
 
 namespace pagesieve::store::bloom {
 namespace {
 
-constexpr char kMagic[8] = {'P', 'S', 'B', 'L', 'O', 'O', 'M', '\0'};
+constexpr FilterHeaderFrame kFrame{"bloom header", std::string_view("PSBLOOM\0", 8),
+                                   kBloomFormatVersion, kMaxBloomGenerations};
 // magic, version, 10 option and geometry fields: the part the tag covers.
 constexpr size_t kParameterBytes = 72;
 constexpr size_t kSlotBytes = 16;
 constexpr size_t kChecksumBytes = 8;
 
-
 void PutParameters(const BloomOptions& o, const BloomGeometry& g, std::string* out) {
-  out->append(kMagic, sizeof(kMagic));
-  PutFixedField<uint32_t>(out, kBloomFormatVersion);
-  PutFixedField<uint64_t>(out, o.expected_items);
-  PutFixedField<uint64_t>(out, std::bit_cast<uint64_t>(o.false_positive_rate));
-  PutFixedField<uint32_t>(out, static_cast<uint32_t>(o.generations));
-  PutFixedField<int64_t>(out, o.ttl.count());
-  PutFixedField<uint32_t>(out, static_cast<uint32_t>(o.page_bytes));
+  PutFilterPreamble(kFrame, o, out);
   PutFixedField<uint32_t>(out, static_cast<uint32_t>(g.num_probes));
   PutFixedField<uint64_t>(out, g.groups);
   PutFixedField<int64_t>(out, g.generation_width.count());
   PutFixedField<uint64_t>(out, g.keys_per_generation);
 }
 
-Status Corrupt(std::string_view what) {
-  return Status::Corruption("bloom header: " + std::string(what));
-}
+Status Corrupt(std::string_view what) { return kFrame.Corrupt(what); }
 
 // The fields after magic and version. Values that do not fit their C++ type
 // are left out of range, for validation to reject.
 void GetParameters(FixedFieldReader& r, BloomOptions& o, BloomGeometry& g) {
-  o.expected_items = r.Get<uint64_t>();
-  o.false_positive_rate = std::bit_cast<double>(r.Get<uint64_t>());
-  const uint32_t generations = r.Get<uint32_t>();
-  o.generations = generations > kMaxBloomGenerations ? -1 : static_cast<int>(generations);
-  o.ttl = Duration(r.Get<int64_t>());
-  o.page_bytes = r.Get<uint32_t>();
+  GetFilterOptions(kFrame, r, &o);
   const uint32_t probes = r.Get<uint32_t>();
   g.num_probes = probes > kMaxProbes ? -1 : static_cast<int>(probes);
   g.groups = r.Get<uint64_t>();
@@ -68,20 +51,12 @@ Status CheckSlots(const BloomHeader& h) {
   return Status::Ok();
 }
 
-Status CheckChecksum(std::string_view bytes) {
-  const std::string_view body = bytes.substr(0, bytes.size() - kChecksumBytes);
-  uint64_t stored = 0;
-  std::memcpy(&stored, bytes.data() + body.size(), kChecksumBytes);
-  if (XXH3_64bits(body.data(), body.size()) != stored) return Corrupt("checksum mismatch");
-  return Status::Ok();
-}
-
 }  // namespace
 
 uint32_t BloomParameterTag(const BloomOptions& options, const BloomGeometry& geometry) {
   std::string params;
   PutParameters(options, geometry, &params);
-  return static_cast<uint32_t>(XXH3_64bits(params.data(), params.size()));
+  return FilterParameterTag(params);
 }
 
 std::string EncodeBloomHeader(const BloomHeader& h) {
@@ -93,23 +68,13 @@ std::string EncodeBloomHeader(const BloomHeader& h) {
     PutFixedField<int64_t>(&out, s.generation);
     PutFixedField<uint64_t>(&out, s.inserts);
   }
-  PutFixedField<uint64_t>(&out, XXH3_64bits(out.data(), out.size()));
+  AppendFilterChecksum(&out);
   return out;
 }
 
 StatusOr<BloomHeader> DecodeBloomHeader(std::string_view bytes) {
-  if (bytes.size() < kParameterBytes + 8 + kChecksumBytes) {
-    return Corrupt(std::to_string(bytes.size()) + " bytes is too short");
-  }
-  if (std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) return Corrupt("bad magic");
-  FixedFieldReader r(bytes.substr(sizeof(kMagic), bytes.size() - sizeof(kMagic) - kChecksumBytes));
-  // The version comes before the checksum: a later format may checksum
-  // differently, and its reader deserves the clearer error.
-  if (const uint32_t version = r.Get<uint32_t>(); version != kBloomFormatVersion) {
-    return Status::FailedPrecondition("bloom header: format version " + std::to_string(version) +
-                                      ", this build reads version 1");
-  }
-  PS_RETURN_IF_ERROR(CheckChecksum(bytes));
+  PS_ASSIGN_OR_RETURN(FixedFieldReader r,
+                      OpenFilterHeader(kFrame, bytes, kParameterBytes + 8 + kChecksumBytes));
   BloomHeader h;
   GetParameters(r, h.options, h.geometry);
   if (Status s = ValidateBloomOptions(h.options); !s.ok()) return Corrupt(s.message());

@@ -1,27 +1,16 @@
 #include "store/fuse/fuse_format.h"
 
-#include <xxhash.h>
-
-#include <bit>
-#include <cstring>
-
+#include "store/bloom/filter_header.h"
 #include "store/fixed_fields.h"
 
 namespace pagesieve::store::fuse {
 namespace {
 
-constexpr char kMagic[8] = {'P', 'S', 'F', 'U', 'S', 'E', '\0', '\0'};
-constexpr size_t kChecksumBytes = 8;
-
+constexpr FilterHeaderFrame kFrame{"fuse header", std::string_view("PSFUSE\0\0", 8),
+                                   kFuseFormatVersion, kMaxBloomGenerations};
 
 void PutParameters(const BloomOptions& o, const FuseGeometry& g, std::string* out) {
-  out->append(kMagic, sizeof(kMagic));
-  PutFixedField<uint32_t>(out, kFuseFormatVersion);
-  PutFixedField<uint64_t>(out, o.expected_items);
-  PutFixedField<uint64_t>(out, std::bit_cast<uint64_t>(o.false_positive_rate));
-  PutFixedField<uint32_t>(out, static_cast<uint32_t>(o.generations));
-  PutFixedField<int64_t>(out, o.ttl.count());
-  PutFixedField<uint32_t>(out, static_cast<uint32_t>(o.page_bytes));
+  PutFilterPreamble(kFrame, o, out);
   PutFixedField<uint32_t>(out, static_cast<uint32_t>(g.fingerprint_bits));
   PutFixedField<uint32_t>(out, static_cast<uint32_t>(g.open_probes));
   PutFixedField<uint64_t>(out, g.open_blocks);
@@ -34,11 +23,7 @@ void PutParameters(const BloomOptions& o, const FuseGeometry& g, std::string* ou
 int SmallInt(uint32_t v) { return v > 1024 ? -1 : static_cast<int>(v); }
 
 void GetParameters(FixedFieldReader& r, BloomOptions& o, FuseGeometry& g) {
-  o.expected_items = r.Get<uint64_t>();
-  o.false_positive_rate = std::bit_cast<double>(r.Get<uint64_t>());
-  o.generations = SmallInt(r.Get<uint32_t>());
-  o.ttl = Duration(r.Get<int64_t>());
-  o.page_bytes = r.Get<uint32_t>();
+  GetFilterOptions(kFrame, r, &o);
   g.fingerprint_bits = SmallInt(r.Get<uint32_t>());
   g.open_probes = SmallInt(r.Get<uint32_t>());
   g.open_blocks = r.Get<uint64_t>();
@@ -46,9 +31,7 @@ void GetParameters(FixedFieldReader& r, BloomOptions& o, FuseGeometry& g) {
   g.keys_per_generation = r.Get<uint64_t>();
 }
 
-Status Corrupt(std::string_view what) {
-  return Status::Corruption("fuse header: " + std::string(what));
-}
+Status Corrupt(std::string_view what) { return kFrame.Corrupt(what); }
 
 // Every log holds a generation live at the header's watermark, in its slot;
 // the sealed filter covers the live generations before the open one, or,
@@ -81,14 +64,12 @@ Status CheckState(const FuseHeader& h) {
 
 }  // namespace
 
-bool IsFuseHeader(std::string_view bytes) {
-  return bytes.size() >= sizeof(kMagic) && std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) == 0;
-}
+bool IsFuseHeader(std::string_view bytes) { return HasFilterMagic(kFrame, bytes); }
 
 uint32_t FuseParameterTag(const BloomOptions& options, const FuseGeometry& geometry) {
   std::string params;
   PutParameters(options, geometry, &params);
-  return static_cast<uint32_t>(XXH3_64bits(params.data(), params.size()));
+  return FilterParameterTag(params);
 }
 
 std::string EncodeFuseHeader(const FuseHeader& h) {
@@ -108,26 +89,12 @@ std::string EncodeFuseHeader(const FuseHeader& h) {
     PutFixedField<uint32_t>(&out, log.chunks);
     PutFixedField<uint64_t>(&out, log.keys);
   }
-  PutFixedField<uint64_t>(&out, XXH3_64bits(out.data(), out.size()));
+  AppendFilterChecksum(&out);
   return out;
 }
 
 StatusOr<FuseHeader> DecodeFuseHeader(std::string_view bytes) {
-  if (!IsFuseHeader(bytes)) return Corrupt("bad magic");
-  if (bytes.size() < sizeof(kMagic) + 4 + kChecksumBytes) return Corrupt("too short");
-  FixedFieldReader r(bytes.substr(sizeof(kMagic), bytes.size() - sizeof(kMagic) - kChecksumBytes));
-  // The version before the checksum: a later format deserves the clearer error.
-  if (const uint32_t version = r.Get<uint32_t>(); version != kFuseFormatVersion) {
-    return Status::FailedPrecondition(
-        "fuse header: format version " + std::to_string(version) + ", this build reads version " +
-        std::to_string(kFuseFormatVersion) +
-        "; reset the shard (delete its directory: it is rebuilt from the input) or run the "
-        "pagesieve build that wrote it");
-  }
-  const std::string_view body = bytes.substr(0, bytes.size() - kChecksumBytes);
-  uint64_t stored = 0;
-  std::memcpy(&stored, bytes.data() + body.size(), kChecksumBytes);
-  if (XXH3_64bits(body.data(), body.size()) != stored) return Corrupt("checksum mismatch");
+  PS_ASSIGN_OR_RETURN(FixedFieldReader r, OpenFilterHeader(kFrame, bytes, 0));
   FuseHeader h;
   GetParameters(r, h.options, h.geometry);
   h.watermark_ms = r.Get<int64_t>();

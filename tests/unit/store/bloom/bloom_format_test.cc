@@ -88,6 +88,7 @@ TEST(BloomHeaderTest, OtherFormatVersionIsNamed) {
   auto restored = TimeDecayedBloom::Restore(header);
   EXPECT_EQ(restored.status().code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(restored.status().message().find("version 2"), std::string::npos);
+  EXPECT_NE(restored.status().message().find("reset the shard"), std::string::npos);
 }
 
 // A header with a valid checksum around impossible contents (a bug or a

@@ -50,6 +50,7 @@ TEST(CuckooFormatTest, AnotherVersionIsAFailedPrecondition) {
   auto r = DecodeCuckooHeader(bytes);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(r.status().message().find("reset the shard"), std::string::npos);
 }
 
 TEST(CuckooFormatTest, BloomHeaderIsNotTakenForACuckooOne) {
