@@ -300,6 +300,19 @@ void Consumer::Pause(const std::vector<PartitionId>& partitions) {
 void Consumer::Resume(const std::vector<PartitionId>& partitions) {
   PartitionList parts(topic_, partitions);
   consumer_->resume(parts.get());
+  // librdkafka (2.0) takes a resume on its main thread and does not wake the
+  // broker thread that fetches: with every partition paused that thread
+  // sleeps up to a second, and a backlog run spent half its time waiting for
+  // the fetches after its resumes (docs/benchmarks.md, "The fetches after a
+  // resume"). A seek wakes it. Each partition is sought to where the
+  // application stands, which is where the resumed fetch starts anyway (a
+  // pause drops what was fetched beyond it); one that has returned nothing
+  // yet has no position and needs no seek (its first fetch wakes the thread).
+  if (consumer_->position(parts.get()) != RdKafka::ERR_NO_ERROR) return;
+  for (RdKafka::TopicPartition* part : parts.get()) {
+    if (part->offset() < 0) continue;
+    consumer_->seek(*part, /*timeout_ms=*/0);  // asynchronous: nothing to wait for
+  }
 }
 
 Status Consumer::Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) {

@@ -45,6 +45,32 @@ TEST_F(DaemonTest, VerdictsEqualDedupOverEachPartition) {
   EXPECT_THAT(daemon.Log(), HasSubstr("records ("));  // progress lines
 }
 
+// Backpressure pauses the input and resumes it where the daemon stands (a
+// resume also seeks there, to wake librdkafka's fetcher at once: see
+// Consumer::Resume). With a read-ahead of 1 MiB, a few real pages, the run
+// pauses and resumes over and over: no record may be lost or read twice.
+TEST_F(DaemonTest, PausesAndResumesOfASmallReadAheadLoseAndRepeatNothing) {
+  std::vector<TestMessage> stream = LabelledStream({.seed = 5});
+  ASSERT_TRUE(Produce(input_, stream).ok());
+  const std::string config =
+      WriteConfig("run", "group-" + input_, dir_.File("state"),
+                  "max_pending_bytes = 1048576\n[log]\nlevel = \"debug\"\n");
+  DaemonProcess daemon(config, dir_.File("daemon.log"));
+  Published published =
+      RunToCompletion(daemon, stream.size(), [&](size_t n) { return ReadPublished(n); });
+  Expected expected = ExpectVerdicts(config);
+  ExpectPublishedEquals(published, expected);
+  for (const auto& [id, copies] : published.verdicts) EXPECT_EQ(copies.size(), 1u) << id;
+  const std::string log = daemon.Log();
+  size_t resumes = 0;
+  for (size_t at = log.find("backpressure: resuming"); at != std::string::npos;
+       at = log.find("backpressure: resuming", at + 1)) {
+    ++resumes;
+  }
+  EXPECT_GT(resumes, 0u);
+  std::cout << stream.size() << " records, " << resumes << " resumes\n";
+}
+
 // The lane decides in offset order whatever order the pool prepares in (the
 // same code puts pagesieve dedup's verdicts in input order: file_mode_test).
 // Tiny batches over two workers finish out of order all the time; each
