@@ -29,7 +29,7 @@ struct PipelineOptions {
   int threads = 1;  // prepare pool workers
   LaneOptions lane;
   // Backpressure (backpressure.h).
-  size_t max_pending_bytes = 128u << 20;
+  size_t max_pending_bytes = 64u << 20;
   int64_t max_unacknowledged = 100'000;
   // How long Step() waits for input: briefly while records are in flight,
   // longer when there is nothing to do.

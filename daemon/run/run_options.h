@@ -60,7 +60,7 @@ struct RunOptions {
   size_t batch_records = 64;
   Duration batch_linger = std::chrono::milliseconds(10);
   Duration checkpoint_interval = std::chrono::seconds(1);
-  size_t max_pending_bytes = 256u << 20;
+  size_t max_pending_bytes = 64u << 20;
   int64_t max_unacknowledged = 100'000;
   Duration shutdown_timeout = std::chrono::seconds(30);
   Duration progress_interval = std::chrono::seconds(30);
