@@ -306,8 +306,9 @@ void Consumer::Resume(const std::vector<PartitionId>& partitions) {
   // the fetches after its resumes (docs/benchmarks.md, "The fetches after a
   // resume"). A seek wakes it. Each partition is sought to where the
   // application stands, which is where the resumed fetch starts anyway (a
-  // pause drops what was fetched beyond it); one that has returned nothing
-  // yet has no position and needs no seek (its first fetch wakes the thread).
+  // pause drops what was fetched beyond it). One that has returned nothing
+  // since its assignment or a seek (a rewind) has no position: it is left as
+  // it is, and may wait for that second, which is rare enough to bear.
   if (consumer_->position(parts.get()) != RdKafka::ERR_NO_ERROR) return;
   for (RdKafka::TopicPartition* part : parts.get()) {
     if (part->offset() < 0) continue;
