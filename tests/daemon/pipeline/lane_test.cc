@@ -403,6 +403,13 @@ class SpeakingLaneTest : public LaneTest {
     }
     ASSERT_TRUE(lane_->FinishCommit().ok());
   }
+  // One record decided and committed: the lane starts checkpointed.
+  void CommitOneRecord() {
+    ASSERT_TRUE(lane_->Add(Record(0, "https://one.example/a", 1)));
+    PrepareAll();
+    ASSERT_TRUE(Process().ok());
+    Commit();
+  }
   SpeakingStage speaking_{stage_};
 };
 
@@ -439,10 +446,7 @@ TEST_F(SpeakingLaneTest, OutputOfTheStagesOwnIsCheckpointedThoughNoRecordCame) {
 // no record came, goes once per transaction, and after the records the
 // transaction holds.
 TEST_F(SpeakingLaneTest, WhatTheStageHoldsGoesOncePerCommitAfterTheRecords) {
-  ASSERT_TRUE(lane_->Add(Record(0, "https://one.example/a", 1)));
-  PrepareAll();
-  ASSERT_TRUE(Process().ok());
-  Commit();
+  CommitOneRecord();
   ASSERT_TRUE(lane_->Checkpointed());
 
   speaking_.hold = true;
@@ -472,10 +476,7 @@ TEST_F(SpeakingLaneTest, WhatTheStageHoldsGoesOncePerCommitAfterTheRecords) {
 // would otherwise send it only at its next round, after the commit (and a
 // routed stage's promise would wait a whole checkpoint interval).
 TEST_F(SpeakingLaneTest, WhatTheStageHoldsIsSentByTheCommitWithoutAnotherRound) {
-  ASSERT_TRUE(lane_->Add(Record(0, "https://one.example/a", 1)));
-  PrepareAll();
-  ASSERT_TRUE(Process().ok());
-  Commit();
+  CommitOneRecord();
   ASSERT_TRUE(lane_->Checkpointed());
 
   speaking_.hold = true;
