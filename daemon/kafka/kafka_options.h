@@ -96,6 +96,13 @@ struct ProcessingOptions {
   // this (or, empty, from the group, the stage and this instance), so that a
   // restarted instance aborts what its previous life left open.
   std::string transactional_id;
+  // Set at start when the id is this process's alone (a locked slot of the
+  // state directory, run/transactional_id.h): a fence can then only be the
+  // coordinator aborting a transaction that outlived transaction_timeout
+  // (the process stalled), and a new producer goes on. A configured id may
+  // be shared by mistake, and a fence stops the stage, or two instances
+  // would fence each other in turn.
+  bool transactional_id_exclusive = false;
   // How long a transaction may stay open before the broker aborts it: what
   // a crashed instance's open transaction holds back read_committed
   // consumers at most. Also the producer's message.timeout.ms.

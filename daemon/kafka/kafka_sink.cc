@@ -17,6 +17,18 @@ struct Ticket {
   std::shared_ptr<pipeline::DeliveryCounter> counter;
 };
 
+// The coordinator refuses this producer's epoch: a newer producer with the
+// same transactional.id started, or the coordinator aborted a transaction
+// that outlived its timeout and bumped the epoch itself.
+bool IsFence(RdKafka::ErrorCode code) {
+  return code == RdKafka::ERR__FENCED || code == RdKafka::ERR_PRODUCER_FENCED ||
+         code == RdKafka::ERR_INVALID_PRODUCER_EPOCH;
+}
+
+constexpr char kStalledFence[] =
+    " (the coordinator aborted the transaction: it stayed open longer than "
+    "processing.transaction_timeout while this process stalled)";
+
 }  // namespace
 
 // librdkafka's delivery reports, handed to the sink.
@@ -124,6 +136,7 @@ Status KafkaSink::Reconnect() {
   learned_names_.clear();
   producer_.reset();
   in_transaction_ = false;
+  stalled_fence_ = false;
   PS_RETURN_IF_ERROR(Connect());
   LearnTopics(learned);  // the new producer knows none of them yet
   return Status::Ok();
@@ -138,14 +151,21 @@ Status KafkaSink::TransactionError(RdKafka::Error* error, const std::string& wha
   std::unique_ptr<RdKafka::Error> e(error);
   if (!e) return Status::Ok();
   if (e->is_fatal()) {
-    const bool fenced = e->code() == RdKafka::ERR__FENCED ||
-                        e->code() == RdKafka::ERR_PRODUCER_FENCED ||
-                        e->code() == RdKafka::ERR_INVALID_PRODUCER_EPOCH;
+    const bool fenced = IsFence(e->code());
+    if (fenced && options_.processing.transactional_id_exclusive) {
+      // No other process can hold this id, so the fence is the coordinator
+      // timing the transaction out. None of it was committed: it is aborted
+      // (by a new producer, AbortTransaction) and its records decided again.
+      stalled_fence_ = true;
+      return Status::Aborted(what + ": " + e->str() + kStalledFence);
+    }
     fenced_ |= fenced;
-    return Status::Unavailable(what + " failed for good: " + e->str() +
-                               (fenced ? " (another instance with this transactional.id took "
-                                         "over: two instances share a state directory slot?)"
-                                       : ""));
+    return Status::Unavailable(
+        what + " failed for good: " + e->str() +
+        (fenced ? " (another instance with this transactional.id took over, or this one "
+                  "stalled longer than processing.transaction_timeout: is "
+                  "processing.transactional_id or kafka.instance_id the same on two instances?)"
+                : ""));
   }
   // Retriable: the broker did not answer in time (it may be away); the
   // same call is made again. Anything else needs the transaction aborted.
@@ -208,22 +228,28 @@ Status KafkaSink::CommitTransaction(const std::vector<std::pair<PartitionId, Off
 }
 
 Status KafkaSink::AbortTransaction() {
-  if (!in_transaction_) return Status::Ok();
-  Status s = Retrying([&](int timeout_ms) { return producer_->abort_transaction(timeout_ms); },
-                      "aborting a transaction");
-  // Purged messages report back now, so the counts are right at once.
-  producer_->poll(0);
-  if (s.ok()) {
-    in_transaction_ = false;
-    return s;
+  Status s = Status::Ok();
+  if (!stalled_fence_) {
+    if (!in_transaction_) return Status::Ok();
+    s = Retrying([&](int timeout_ms) { return producer_->abort_transaction(timeout_ms); },
+                 "aborting a transaction");
+    // Purged messages report back now, so the counts are right at once.
+    producer_->poll(0);
+    if (s.ok()) {
+      in_transaction_ = false;
+      return s;
+    }
   }
-  if (s.code() == StatusCode::kUnavailable && !fenced_) {
-    // librdkafka gave up on this producer, e.g. the coordinator, back from a
-    // restart, never saw the transaction begin and refuses to abort it
-    // (INVALID_TXN_STATE). Nothing of it was committed: a new producer with
-    // the same transactional.id bumps the epoch, which aborts whatever of
-    // it did reach the broker.
-    spdlog::warn("{}; starting a new producer with the same transactional.id", s.message());
+  if (stalled_fence_ || (s.code() == StatusCode::kUnavailable && !fenced_)) {
+    // librdkafka gave up on this producer: the coordinator timed its
+    // transaction out while the process stalled (a fence of an exclusive
+    // id, TransactionError), or, back from a restart, never saw the
+    // transaction begin and refuses to abort it (INVALID_TXN_STATE).
+    // Nothing of it was committed: a new producer with the same
+    // transactional.id bumps the epoch, which aborts whatever of it did
+    // reach the broker.
+    spdlog::warn("{}; starting a new producer with the same transactional.id",
+                 stalled_fence_ ? "the coordinator timed out this stage's transaction" : s.message());
     return Reconnect().WithContext("after a failed abort");
   }
   return s;
@@ -233,6 +259,7 @@ Status KafkaSink::Send(const pipeline::OutputMessage& message,
                        const std::shared_ptr<pipeline::DeliveryCounter>& counter) {
   if (member_ != nullptr && !in_transaction_) {
     Status begun = TransactionError(producer_->begin_transaction(), "beginning a transaction");
+    if (begun.code() == StatusCode::kAborted) return begun;  // decided again (a stall's fence)
     if (!begun.ok()) return Status::Unavailable(begun.message());
     in_transaction_ = true;
   }
@@ -267,6 +294,15 @@ Status KafkaSink::Send(const pipeline::OutputMessage& message,
     producer_->poll(0);
     return Status::Aborted("cannot produce to " + message.topic +
                            ": the transaction failed and must be aborted");
+  }
+  if (err == RdKafka::ERR__FATAL && member_ != nullptr &&
+      options_.processing.transactional_id_exclusive) {
+    std::string why;
+    if (IsFence(producer_->fatal_error(why))) {
+      stalled_fence_ = true;
+      producer_->poll(0);  // the open transaction's reports, as above
+      return Status::Aborted("cannot produce to " + message.topic + ": " + why + kStalledFence);
+    }
   }
   return Status::Unavailable("cannot produce to " + message.topic + ": " + RdKafka::err2str(err));
 }

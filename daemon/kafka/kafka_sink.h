@@ -93,6 +93,9 @@ class KafkaSink final : public pipeline::Sink {
   Duration transaction_timeout_{};
   bool in_transaction_ = false;
   bool fenced_ = false;  // another producer took this transactional.id
+  // The coordinator fenced this producer, whose id is exclusive, for a
+  // transaction that outlived its timeout: the next abort replaces it.
+  bool stalled_fence_ = false;
   std::unique_ptr<RdKafka::EventCb> events_;
   std::unique_ptr<RdKafka::DeliveryReportCb> reports_;
   std::unique_ptr<RdKafka::Producer> producer_;

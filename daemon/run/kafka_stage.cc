@@ -162,6 +162,7 @@ Status KafkaStage::Start() {
                         TransactionalId::Claim(kafka_, run_.stage, state_options_.dir));
     transactional_id_.emplace(std::move(claimed));
     kafka_.processing.transactional_id = transactional_id_->id();
+    kafka_.processing.transactional_id_exclusive = transactional_id_->exclusive();
   }
   PS_ASSIGN_OR_RETURN(
       sink_, kafka::KafkaSink::Create(kafka_, &metrics_->delivery_errors, &source_->consumer()));

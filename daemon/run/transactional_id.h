@@ -29,6 +29,8 @@ class TransactionalId {
   ~TransactionalId();
 
   const std::string& id() const { return id_; }
+  // True when the id is a locked slot: no other process can hold it.
+  bool exclusive() const { return lock_fd_ >= 0; }
 
  private:
   TransactionalId(std::string id, int lock_fd) : id_(std::move(id)), lock_fd_(lock_fd) {}

@@ -13,6 +13,7 @@ namespace {
 
 constexpr int16_t kEndTxn = 26;  // the Kafka protocol's EndTxn request
 constexpr int kInvalidTxnState = 48;
+constexpr int kProducerFenced = 90;
 constexpr int32_t kBroker = 1;
 
 class KafkaSinkTest : public ::testing::Test {
@@ -31,10 +32,19 @@ class KafkaSinkTest : public ::testing::Test {
     StatusOr<KafkaOptions> options = KafkaOptionsFromConfig(*config);
     ASSERT_TRUE(options.ok()) << options.status().ToString();
     options->processing.transactional_id = "sink-test";
-    StatusOr<std::unique_ptr<Consumer>> member = Consumer::CreateReader(*options, "out");
+    options_ = *options;
+    StatusOr<std::unique_ptr<Consumer>> member = Consumer::CreateReader(options_, "out");
     ASSERT_TRUE(member.ok()) << member.status().ToString();
     member_ = std::move(*member);
-    StatusOr<std::unique_ptr<KafkaSink>> sink = KafkaSink::Create(*options, nullptr, member_.get());
+    CreateSink(/*exclusive_id=*/false);
+  }
+
+  // A sink whose transactional.id is configured (shared by mistake, maybe),
+  // or, `exclusive_id`, a locked slot of this process's state directory.
+  void CreateSink(bool exclusive_id) {
+    sink_.reset();
+    options_.processing.transactional_id_exclusive = exclusive_id;
+    StatusOr<std::unique_ptr<KafkaSink>> sink = KafkaSink::Create(options_, nullptr, member_.get());
     ASSERT_TRUE(sink.ok()) << sink.status().ToString();
     sink_ = std::move(*sink);
   }
@@ -54,6 +64,7 @@ class KafkaSinkTest : public ::testing::Test {
     ASSERT_EQ(counter->failures, 0) << counter->first_error;
   }
 
+  KafkaOptions options_;
   std::unique_ptr<demo::MockCluster> cluster_;
   std::unique_ptr<Consumer> member_;
   std::unique_ptr<KafkaSink> sink_;
@@ -84,6 +95,54 @@ TEST_F(KafkaSinkTest, ACommitThatTimesOutIsAskedAgainNotAborted) {
   const Status committed = sink_->CommitTransaction({});
   EXPECT_TRUE(committed.ok()) << committed.ToString();
   EXPECT_FALSE(sink_->in_transaction());
+}
+
+// A process that stalls (frozen, swapped out) with a transaction open past
+// processing.transaction_timeout finds it aborted by the coordinator, which
+// fenced the producer's epoch. When the id is a locked slot no other
+// process can hold it, so that is all a fence can mean: the records are
+// decided again with a new producer, where the stage used to stop.
+TEST_F(KafkaSinkTest, ACommitFencedAfterAStallIsDecidedAgainWhenTheIdIsExclusive) {
+  CreateSink(/*exclusive_id=*/true);
+  SendOne();
+  cluster_->FailNextRequest(kBroker, kEndTxn, kProducerFenced);
+  const Status committed = sink_->CommitTransaction({});
+  EXPECT_EQ(committed.code(), StatusCode::kAborted) << committed.ToString();
+  EXPECT_FALSE(sink_->in_transaction());
+  const Status aborted = sink_->AbortTransaction();  // the pipeline's rollback
+  EXPECT_TRUE(aborted.ok()) << aborted.ToString();
+  SendOne();
+  const Status again = sink_->CommitTransaction({});
+  EXPECT_TRUE(again.ok()) << again.ToString();
+}
+
+// The chaos test's case: the stalled process's transaction was already to
+// be aborted (a message of it refused), and the abort is what finds the
+// producer fenced.
+TEST_F(KafkaSinkTest, AnAbortFencedAfterAStallStartsANewProducerWhenTheIdIsExclusive) {
+  CreateSink(/*exclusive_id=*/true);
+  SendOne();
+  cluster_->FailNextRequest(kBroker, kEndTxn, kProducerFenced);
+  const Status aborted = sink_->AbortTransaction();
+  ASSERT_TRUE(aborted.ok()) << aborted.ToString();
+  EXPECT_FALSE(sink_->in_transaction());
+  SendOne();
+  const Status committed = sink_->CommitTransaction({});
+  EXPECT_TRUE(committed.ok()) << committed.ToString();
+}
+
+// A configured id may be on two instances by mistake. Were each to start a
+// new producer when fenced, they would fence each other in turn; the stage
+// stops and says why.
+TEST_F(KafkaSinkTest, AFenceOfAConfiguredIdStopsTheStageAndSaysWhy) {
+  SendOne();
+  cluster_->FailNextRequest(kBroker, kEndTxn, kProducerFenced);
+  const Status committed = sink_->CommitTransaction({});
+  EXPECT_EQ(committed.code(), StatusCode::kUnavailable) << committed.ToString();
+  EXPECT_NE(committed.message().find("processing.transactional_id or kafka.instance_id"),
+            std::string::npos)
+      << committed.ToString();
+  EXPECT_EQ(sink_->AbortTransaction().code(), StatusCode::kUnavailable);
 }
 
 }  // namespace
