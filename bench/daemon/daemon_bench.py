@@ -53,6 +53,9 @@ def parse_args():
                          "with --dedup-only)")
     ap.add_argument("--seed", type=int, default=1, help="crawlgen seed")
     ap.add_argument("--sites", type=int, default=0, help="crawlgen --sites (0: every page)")
+    ap.add_argument("--copies", type=int, default=1,
+                    help="the stream this many times, each copy on renamed sites (for a "
+                         "latency run long enough at a high rate)")
     ap.add_argument("--partitions", type=int, default=4)
     ap.add_argument("--bootstrap", default="127.0.0.1:" + os.environ.get("PAGESIEVE_KAFKA_PORT",
                                                                           "9092"),
@@ -204,7 +207,7 @@ def main():
         if not args.dedup_only:
             create_topics(args, broker, prefix)
         say("building the stream in %s" % workdir)
-        stream = bench_stream.build(REPO, workdir, args.seed, args.sites)
+        stream = bench_stream.build(REPO, workdir, args.seed, args.sites, args.copies)
         report["stream"] = {"events": stream.events, "html_bytes": stream.html_bytes,
                             "file_bytes": stream.file_bytes, "seed": args.seed}
         if not args.dedup_only:
