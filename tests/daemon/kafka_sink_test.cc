@@ -11,7 +11,8 @@
 namespace pagesieve::kafka {
 namespace {
 
-constexpr int16_t kEndTxn = 26;  // the Kafka protocol's EndTxn request
+constexpr int16_t kAddPartitionsToTxn = 24;  // the Kafka protocol's requests
+constexpr int16_t kEndTxn = 26;
 constexpr int kInvalidTxnState = 48;
 constexpr int kProducerFenced = 90;
 constexpr int32_t kBroker = 1;
@@ -126,6 +127,30 @@ TEST_F(KafkaSinkTest, AnAbortFencedAfterAStallStartsANewProducerWhenTheIdIsExclu
   const Status aborted = sink_->AbortTransaction();
   ASSERT_TRUE(aborted.ok()) << aborted.ToString();
   EXPECT_FALSE(sink_->in_transaction());
+  SendOne();
+  const Status committed = sink_->CommitTransaction({});
+  EXPECT_TRUE(committed.ok()) << committed.ToString();
+}
+
+// Or the fence comes as the transaction's first partition is added: the
+// producer fails for good under the messages, and the next one sent is
+// refused. Its transaction is aborted by a new producer, which goes on.
+TEST_F(KafkaSinkTest, AMessageSentAfterAStallsFenceAbortsTheTransactionWhenTheIdIsExclusive) {
+  CreateSink(/*exclusive_id=*/true);
+  cluster_->FailNextRequest(kBroker, kAddPartitionsToTxn, kProducerFenced);
+  auto counter = std::make_shared<pipeline::DeliveryCounter>();
+  pipeline::OutputMessage m;
+  m.topic = "out";
+  m.value = "verdict";
+  ASSERT_TRUE(sink_->Send(m, counter).ok());
+  for (int i = 0; i < 500 && counter->unacknowledged > 0; ++i) {
+    sink_->Poll(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(counter->unacknowledged, 0);
+  const Status refused = sink_->Send(m, counter);
+  EXPECT_EQ(refused.code(), StatusCode::kAborted) << refused.ToString();
+  const Status aborted = sink_->AbortTransaction();
+  ASSERT_TRUE(aborted.ok()) << aborted.ToString();
   SendOne();
   const Status committed = sink_->CommitTransaction({});
   EXPECT_TRUE(committed.ok()) << committed.ToString();
