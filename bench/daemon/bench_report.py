@@ -66,6 +66,10 @@ def latency_summary(result, warmup_s):
         "to_verdict_appended": figures(result.to_appended_ms),
         "to_verdict_consumed": figures(result.to_consumed_ms),
         "daemon_peak_rss_mib": result.usage.maxrss_kib / 1024.0,
+        # ru_maxrss carries the bench process's own peak across the fork
+        # (Linux keeps it through exec); VmHWM, sampled from /proc, starts
+        # at the exec. A gap between the two is the bench, not the daemon.
+        "daemon_vmhwm_sampled_mib": result.usage.vmhwm_kib / 1024.0,
         "commits": result.commits,
     }
 
