@@ -50,18 +50,29 @@ class KafkaSinkTest : public ::testing::Test {
     sink_ = std::move(*sink);
   }
 
-  // Sends one message in the open transaction (beginning one) and waits for
-  // its acknowledgement.
-  void SendOne() {
-    auto counter = std::make_shared<pipeline::DeliveryCounter>();
+  static pipeline::OutputMessage Verdict() {
     pipeline::OutputMessage m;
     m.topic = "out";
     m.value = "verdict";
-    ASSERT_TRUE(sink_->Send(m, counter).ok());
+    return m;
+  }
+
+  // Sends one message in the open transaction (beginning one) and waits for
+  // its delivery report, failed or not.
+  std::shared_ptr<pipeline::DeliveryCounter> SendAndAwaitReport() {
+    auto counter = std::make_shared<pipeline::DeliveryCounter>();
+    const Status sent = sink_->Send(Verdict(), counter);
+    EXPECT_TRUE(sent.ok()) << sent.ToString();
     for (int i = 0; i < 500 && counter->unacknowledged > 0; ++i) {
       sink_->Poll(std::chrono::milliseconds(10));
     }
-    ASSERT_EQ(counter->unacknowledged, 0);
+    EXPECT_EQ(counter->unacknowledged, 0);
+    return counter;
+  }
+
+  // The same, and the message must have been acknowledged.
+  void SendOne() {
+    const std::shared_ptr<pipeline::DeliveryCounter> counter = SendAndAwaitReport();
     ASSERT_EQ(counter->failures, 0) << counter->first_error;
   }
 
@@ -138,16 +149,8 @@ TEST_F(KafkaSinkTest, AnAbortFencedAfterAStallStartsANewProducerWhenTheIdIsExclu
 TEST_F(KafkaSinkTest, AMessageSentAfterAStallsFenceAbortsTheTransactionWhenTheIdIsExclusive) {
   CreateSink(/*exclusive_id=*/true);
   cluster_->FailNextRequest(kBroker, kAddPartitionsToTxn, kProducerFenced);
-  auto counter = std::make_shared<pipeline::DeliveryCounter>();
-  pipeline::OutputMessage m;
-  m.topic = "out";
-  m.value = "verdict";
-  ASSERT_TRUE(sink_->Send(m, counter).ok());
-  for (int i = 0; i < 500 && counter->unacknowledged > 0; ++i) {
-    sink_->Poll(std::chrono::milliseconds(10));
-  }
-  ASSERT_EQ(counter->unacknowledged, 0);
-  const Status refused = sink_->Send(m, counter);
+  SendAndAwaitReport();
+  const Status refused = sink_->Send(Verdict(), std::make_shared<pipeline::DeliveryCounter>());
   EXPECT_EQ(refused.code(), StatusCode::kAborted) << refused.ToString();
   const Status aborted = sink_->AbortTransaction();
   ASSERT_TRUE(aborted.ok()) << aborted.ToString();
