@@ -54,7 +54,22 @@ class KafkaSink::Reports final : public RdKafka::DeliveryReportCb {
   KafkaSink& sink_;
 };
 
-KafkaSink::KafkaSink(metrics::Counter* delivery_errors) : delivery_errors_(delivery_errors) {}
+KafkaSink::KafkaSink(metrics::Counter* delivery_errors, const Clock& clock)
+    : delivery_errors_(delivery_errors), clock_(clock) {}
+
+void KafkaSink::Began() {
+  in_transaction_ = true;
+  transaction_began_ = clock_.SteadyNow();
+}
+
+bool KafkaSink::FenceIsAStall() const {
+  // The coordinator times a transaction out no sooner than the timeout
+  // after its first partition was added, which is after Began(). A fence
+  // of a younger transaction is another producer with this id: two
+  // machines with the same host name and state directory, say.
+  return options_.processing.transactional_id_exclusive && in_transaction_ &&
+         clock_.SteadyNow() - transaction_began_ >= transaction_timeout_;
+}
 
 KafkaSink::~KafkaSink() {
   // Reports for messages still queued are dropped with the producer; their
@@ -89,8 +104,8 @@ void KafkaSink::LearnTopic(const std::string& topic) {
 
 StatusOr<std::unique_ptr<KafkaSink>> KafkaSink::Create(const KafkaOptions& options,
                                                        metrics::Counter* delivery_errors,
-                                                       Consumer* member) {
-  std::unique_ptr<KafkaSink> sink(new KafkaSink(delivery_errors));
+                                                       Consumer* member, const Clock& clock) {
+  std::unique_ptr<KafkaSink> sink(new KafkaSink(delivery_errors, clock));
   sink->options_ = options;
   sink->events_ = MakeLogEvents();
   sink->reports_ = std::make_unique<Reports>(*sink);
@@ -152,7 +167,7 @@ Status KafkaSink::TransactionError(RdKafka::Error* error, const std::string& wha
   if (!e) return Status::Ok();
   if (e->is_fatal()) {
     const bool fenced = IsFence(e->code());
-    if (fenced && options_.processing.transactional_id_exclusive) {
+    if (fenced && FenceIsAStall()) {
       // No other process can hold this id, so the fence is the coordinator
       // timing the transaction out. None of it was committed: it is aborted
       // (by a new producer, AbortTransaction) and its records decided again.
@@ -196,7 +211,7 @@ Status KafkaSink::CommitTransaction(const std::vector<std::pair<PartitionId, Off
   if (!in_transaction_) {
     if (offsets.empty()) return Status::Ok();
     PS_RETURN_IF_ERROR(TransactionError(producer_->begin_transaction(), "beginning a transaction"));
-    in_transaction_ = true;
+    Began();
   }
   Status s = Status::Ok();
   if (!offsets.empty()) {
@@ -261,7 +276,7 @@ Status KafkaSink::Send(const pipeline::OutputMessage& message,
     Status begun = TransactionError(producer_->begin_transaction(), "beginning a transaction");
     if (begun.code() == StatusCode::kAborted) return begun;  // decided again (a stall's fence)
     if (!begun.ok()) return Status::Unavailable(begun.message());
-    in_transaction_ = true;
+    Began();
   }
   if (std::find(learned_names_.begin(), learned_names_.end(), message.topic) ==
       learned_names_.end()) {
@@ -295,8 +310,7 @@ Status KafkaSink::Send(const pipeline::OutputMessage& message,
     return Status::Aborted("cannot produce to " + message.topic +
                            ": the transaction failed and must be aborted");
   }
-  if (err == RdKafka::ERR__FATAL && member_ != nullptr &&
-      options_.processing.transactional_id_exclusive) {
+  if (err == RdKafka::ERR__FATAL && member_ != nullptr && FenceIsAStall()) {
     std::string why;
     if (IsFence(producer_->fatal_error(why))) {
       stalled_fence_ = true;

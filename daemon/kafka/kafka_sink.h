@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/status_or.h"
 #include "kafka/kafka_options.h"
 #include "metrics/metric.h"
@@ -37,9 +38,11 @@ class KafkaSink final : public pipeline::Sink {
   // `delivery_errors` (may be null) counts failed deliveries.
   // `member` (the stage's consumer, which must outlive the sink) is needed
   // when the options make the sink transactional; its topic is the input's.
+  // `clock` times how long a transaction has been open.
   static StatusOr<std::unique_ptr<KafkaSink>> Create(const KafkaOptions& options,
                                                      metrics::Counter* delivery_errors,
-                                                     Consumer* member = nullptr);
+                                                     Consumer* member = nullptr,
+                                                     const Clock& clock = Clock::System());
   ~KafkaSink() override;
 
   Status Send(const pipeline::OutputMessage& message,
@@ -62,7 +65,13 @@ class KafkaSink final : public pipeline::Sink {
 
  private:
   class Reports;
-  KafkaSink(metrics::Counter* delivery_errors);
+  KafkaSink(metrics::Counter* delivery_errors, const Clock& clock);
+  // Marks a transaction begun (now).
+  void Began();
+  // Whether a fence of this producer can only be the coordinator timing out
+  // its transaction (after a stall): the id is this process's alone, and the
+  // open transaction has lasted the timeout. Then a new producer goes on.
+  bool FenceIsAStall() const;
   void OnDelivery(void* opaque, bool failed, bool permanent, const std::string& error,
                   int64_t offset);
   // Creates the producer (and initialises its transactions).
@@ -88,10 +97,12 @@ class KafkaSink final : public pipeline::Sink {
   static constexpr int kLearnTopicTimeoutMs = 1000;
 
   metrics::Counter* const delivery_errors_;
+  const Clock& clock_;
   KafkaOptions options_;
   Consumer* member_ = nullptr;  // transactional when set
   Duration transaction_timeout_{};
   bool in_transaction_ = false;
+  Clock::SteadyTime transaction_began_{};
   bool fenced_ = false;  // another producer took this transactional.id
   // The coordinator fenced this producer, whose id is exclusive, for a
   // transaction that outlived its timeout: the next abort replaces it.

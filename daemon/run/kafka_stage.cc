@@ -165,7 +165,8 @@ Status KafkaStage::Start() {
     kafka_.processing.transactional_id_exclusive = transactional_id_->exclusive();
   }
   PS_ASSIGN_OR_RETURN(
-      sink_, kafka::KafkaSink::Create(kafka_, &metrics_->delivery_errors, &source_->consumer()));
+      sink_, kafka::KafkaSink::Create(kafka_, &metrics_->delivery_errors, &source_->consumer(),
+                                      clock_));
   sink_->LearnTopics(WrittenTopics(kafka_, run_.stage));
   if (kafka_.changelog.enabled && stateful()) {
     restorer_ =

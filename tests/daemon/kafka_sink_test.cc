@@ -45,7 +45,8 @@ class KafkaSinkTest : public ::testing::Test {
   void CreateSink(bool exclusive_id) {
     sink_.reset();
     options_.processing.transactional_id_exclusive = exclusive_id;
-    StatusOr<std::unique_ptr<KafkaSink>> sink = KafkaSink::Create(options_, nullptr, member_.get());
+    StatusOr<std::unique_ptr<KafkaSink>> sink =
+        KafkaSink::Create(options_, nullptr, member_.get(), clock_);
     ASSERT_TRUE(sink.ok()) << sink.status().ToString();
     sink_ = std::move(*sink);
   }
@@ -76,6 +77,11 @@ class KafkaSinkTest : public ::testing::Test {
     ASSERT_EQ(counter->failures, 0) << counter->first_error;
   }
 
+  // Past the options' 2 s transaction timeout: what a stalled process's
+  // open transaction has lasted when it finds itself fenced.
+  static constexpr Duration kStall = std::chrono::seconds(3);
+
+  ManualClock clock_;
   KafkaOptions options_;
   std::unique_ptr<demo::MockCluster> cluster_;
   std::unique_ptr<Consumer> member_;
@@ -117,6 +123,7 @@ TEST_F(KafkaSinkTest, ACommitThatTimesOutIsAskedAgainNotAborted) {
 TEST_F(KafkaSinkTest, ACommitFencedAfterAStallIsDecidedAgainWhenTheIdIsExclusive) {
   CreateSink(/*exclusive_id=*/true);
   SendOne();
+  clock_.Advance(kStall);
   cluster_->FailNextRequest(kBroker, kEndTxn, kProducerFenced);
   const Status committed = sink_->CommitTransaction({});
   EXPECT_EQ(committed.code(), StatusCode::kAborted) << committed.ToString();
@@ -134,6 +141,7 @@ TEST_F(KafkaSinkTest, ACommitFencedAfterAStallIsDecidedAgainWhenTheIdIsExclusive
 TEST_F(KafkaSinkTest, AnAbortFencedAfterAStallStartsANewProducerWhenTheIdIsExclusive) {
   CreateSink(/*exclusive_id=*/true);
   SendOne();
+  clock_.Advance(kStall);
   cluster_->FailNextRequest(kBroker, kEndTxn, kProducerFenced);
   const Status aborted = sink_->AbortTransaction();
   ASSERT_TRUE(aborted.ok()) << aborted.ToString();
@@ -150,6 +158,7 @@ TEST_F(KafkaSinkTest, AMessageSentAfterAStallsFenceAbortsTheTransactionWhenTheId
   CreateSink(/*exclusive_id=*/true);
   cluster_->FailNextRequest(kBroker, kAddPartitionsToTxn, kProducerFenced);
   SendAndAwaitReport();
+  clock_.Advance(kStall);
   const Status refused = sink_->Send(Verdict(), std::make_shared<pipeline::DeliveryCounter>());
   EXPECT_EQ(refused.code(), StatusCode::kAborted) << refused.ToString();
   const Status aborted = sink_->AbortTransaction();
@@ -157,6 +166,20 @@ TEST_F(KafkaSinkTest, AMessageSentAfterAStallsFenceAbortsTheTransactionWhenTheId
   SendOne();
   const Status committed = sink_->CommitTransaction({});
   EXPECT_TRUE(committed.ok()) << committed.ToString();
+}
+
+// A fence of a transaction younger than the timeout cannot be the
+// coordinator's: another producer has this id though the slot's lock said
+// none could (two machines with the same host name and state directory).
+// Replacing the producer would fence that one in turn; the stage stops.
+TEST_F(KafkaSinkTest, AFenceOfAYoungTransactionStopsTheStageEvenWhenTheIdIsExclusive) {
+  CreateSink(/*exclusive_id=*/true);
+  SendOne();
+  clock_.Advance(std::chrono::seconds(1));
+  cluster_->FailNextRequest(kBroker, kEndTxn, kProducerFenced);
+  const Status committed = sink_->CommitTransaction({});
+  EXPECT_EQ(committed.code(), StatusCode::kUnavailable) << committed.ToString();
+  EXPECT_EQ(sink_->AbortTransaction().code(), StatusCode::kUnavailable);
 }
 
 // A configured id may be on two instances by mistake. Were each to start a
