@@ -274,7 +274,6 @@ Status KafkaSink::Send(const pipeline::OutputMessage& message,
                        const std::shared_ptr<pipeline::DeliveryCounter>& counter) {
   if (member_ != nullptr && !in_transaction_) {
     Status begun = TransactionError(producer_->begin_transaction(), "beginning a transaction");
-    if (begun.code() == StatusCode::kAborted) return begun;  // decided again (a stall's fence)
     if (!begun.ok()) return Status::Unavailable(begun.message());
     Began();
   }
