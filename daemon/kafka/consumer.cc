@@ -3,6 +3,8 @@
 #include <librdkafka/rdkafkacpp.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <chrono>
 #include <thread>
 
 #include "kafka/log_events.h"
@@ -211,30 +213,58 @@ StatusOr<std::map<std::string, int32_t>> Consumer::TopicPartitions(Duration time
   return topics;
 }
 
-StatusOr<std::pair<int64_t, int64_t>> Consumer::QueryWatermarks(PartitionId p, Duration timeout) {
-  int64_t low = 0, high = 0;
-  PS_RETURN_IF_ERROR(
-      FromCode(consumer_->query_watermark_offsets(topic_, p.value(), &low, &high, Ms(timeout)),
-               "watermarks of " + topic_ + "-" + std::to_string(p.value())));
-  return std::make_pair(low, high);
+namespace {
+
+// Errors that pass: a topic created a moment ago has no leaders yet, leaders
+// move, a coordinator loads its state after a broker restart, and an offset
+// committed in a transaction is unstable until the transaction ends.
+bool Passes(RdKafka::ErrorCode err) {
+  switch (err) {
+    case RdKafka::ERR_NOT_LEADER_FOR_PARTITION:
+    case RdKafka::ERR_LEADER_NOT_AVAILABLE:
+    case RdKafka::ERR_UNKNOWN_TOPIC_OR_PART:
+    case RdKafka::ERR_COORDINATOR_LOAD_IN_PROGRESS:
+    case RdKafka::ERR_COORDINATOR_NOT_AVAILABLE:
+    case RdKafka::ERR_NOT_COORDINATOR:
+    case RdKafka::ERR_UNSTABLE_OFFSET_COMMIT:
+    case RdKafka::ERR_REQUEST_TIMED_OUT:
+    case RdKafka::ERR__TRANSPORT:
+    case RdKafka::ERR__ALL_BROKERS_DOWN:
+    case RdKafka::ERR__WAIT_COORD:
+    case RdKafka::ERR__TIMED_OUT:
+      return true;
+    default:
+      return false;
+  }
 }
+
+constexpr auto kAskAgainAfter = std::chrono::milliseconds(100);
+
+// One request's timeout: what is left until the deadline, within bounds, so
+// that a wait never outlasts its deadline by more than a moment.
+int RequestTimeoutMs(const Clock& clock, Clock::SteadyTime deadline) {
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock.SteadyNow());
+  return static_cast<int>(
+      std::clamp<std::chrono::milliseconds>(left, kAskAgainAfter, std::chrono::seconds(10))
+          .count());
+}
+
+}  // namespace
 
 StatusOr<std::pair<int64_t, int64_t>> Consumer::AwaitWatermarks(PartitionId p, const Clock& clock,
                                                                 Clock::SteadyTime deadline) {
   for (;;) {
     int64_t low = 0, high = 0;
     const RdKafka::ErrorCode err =
-        consumer_->query_watermark_offsets(topic_, p.value(), &low, &high, 10000);
+        consumer_->query_watermark_offsets(topic_, p.value(), &low, &high,
+                                           RequestTimeoutMs(clock, deadline));
     if (err == RdKafka::ERR_NO_ERROR) return std::make_pair(low, high);
-    const bool passing = err == RdKafka::ERR_NOT_LEADER_FOR_PARTITION ||
-                         err == RdKafka::ERR_LEADER_NOT_AVAILABLE ||
-                         err == RdKafka::ERR_UNKNOWN_TOPIC_OR_PART ||
-                         err == RdKafka::ERR__TRANSPORT || err == RdKafka::ERR__TIMED_OUT;
-    if (!passing || clock.SteadyNow() >= deadline) {
+    if (!Passes(err) || clock.SteadyNow() >= deadline) {
       return Status::Unavailable("end of " + topic_ + "-" + std::to_string(p.value()) + ": " +
                                  RdKafka::err2str(err));
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::this_thread::sleep_for(kAskAgainAfter);
   }
 }
 
@@ -247,11 +277,24 @@ std::optional<std::pair<int64_t, int64_t>> Consumer::CachedWatermarks(PartitionI
   return std::make_pair(low, high);
 }
 
-StatusOr<std::optional<Offset>> Consumer::Committed(PartitionId p, Duration timeout) {
-  PartitionList parts(topic_, std::vector<PartitionId>{p});
-  PS_RETURN_IF_ERROR(FromCode(consumer_->committed(parts.get(), Ms(timeout)), "committed offset"));
-  const int64_t committed = parts.front().offset();
-  return committed >= 0 ? std::optional<Offset>(Offset(committed)) : std::nullopt;
+StatusOr<std::optional<Offset>> Consumer::AwaitCommitted(PartitionId p, const Clock& clock,
+                                                         Clock::SteadyTime deadline) {
+  for (;;) {
+    PartitionList parts(topic_, std::vector<PartitionId>{p});
+    RdKafka::ErrorCode err = consumer_->committed(parts.get(), RequestTimeoutMs(clock, deadline));
+    // The request may succeed while the partition's own answer is an error:
+    // its offset is then no answer at all, not "nothing committed".
+    if (err == RdKafka::ERR_NO_ERROR) err = parts.front().err();
+    if (err == RdKafka::ERR_NO_ERROR) {
+      const int64_t committed = parts.front().offset();
+      return committed >= 0 ? std::optional<Offset>(Offset(committed)) : std::nullopt;
+    }
+    if (!Passes(err) || clock.SteadyNow() >= deadline) {
+      return Status::Unavailable("committed offset of " + topic_ + "-" +
+                                 std::to_string(p.value()) + ": " + RdKafka::err2str(err));
+    }
+    std::this_thread::sleep_for(kAskAgainAfter);
+  }
 }
 
 StatusOr<std::map<PartitionId, Offset>> Consumer::Committed(

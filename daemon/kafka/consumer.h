@@ -95,19 +95,23 @@ class Consumer {
   // Partition counts of every topic the cluster knows; Unavailable when the
   // cluster does not answer within `timeout`.
   StatusOr<std::map<std::string, int32_t>> TopicPartitions(Duration timeout);
-  // The first and next offsets of a partition, asked of the broker.
-  StatusOr<std::pair<int64_t, int64_t>> QueryWatermarks(PartitionId partition, Duration timeout);
-  // The same, asking again while the answer is an error that passes (a
-  // topic created a moment ago has no leaders yet; leaders move), until
+  // The first and next offsets of a partition, asked of the broker again
+  // while the answer is an error that passes (a topic created a moment ago
+  // has no leaders yet; leaders move while a broker restarts), until
   // `deadline`.
   StatusOr<std::pair<int64_t, int64_t>> AwaitWatermarks(PartitionId partition, const Clock& clock,
                                                         Clock::SteadyTime deadline);
   // The same from the consumer's cache (refreshed by every fetch): no request.
   std::optional<std::pair<int64_t, int64_t>> CachedWatermarks(PartitionId partition);
-  // The group's committed offset of a partition, if it has one.
-  StatusOr<std::optional<Offset>> Committed(PartitionId partition, Duration timeout);
-  // The same for several partitions in one request: those with a committed
-  // offset (one that a pending transaction makes unstable is left out).
+  // The group's committed offset of a partition, if it has one, asked again
+  // while the answer is an error that passes (a coordinator loading after a
+  // broker restart, an offset a pending transaction makes unstable), until
+  // `deadline`. An error is never taken for "nothing committed": a member
+  // would read the partition again from its start.
+  StatusOr<std::optional<Offset>> AwaitCommitted(PartitionId partition, const Clock& clock,
+                                                 Clock::SteadyTime deadline);
+  // The committed offsets of several partitions in one request: those with
+  // one (one that a pending transaction makes unstable is left out).
   StatusOr<std::map<PartitionId, Offset>> Committed(const std::vector<PartitionId>& partitions,
                                                     Duration timeout);
   // The first offset of a record stamped at or after `t`; none when no

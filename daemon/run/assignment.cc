@@ -26,7 +26,13 @@ Assignment::Assignment(const kafka::KafkaOptions& kafka, const RunOptions& run,
 
 StatusOr<Offset> Assignment::StartOffset(PartitionId p, const std::optional<Offset>& checkpointed,
                                          std::optional<Offset>* replay_until) {
-  PS_ASSIGN_OR_RETURN(auto marks, consumer_.QueryWatermarks(p, kQueryTimeout));
+  // A broker restarting moves leaders and reloads its group coordinator, and
+  // an offset stays unstable while a dead member's transaction is open (until
+  // the transaction times out): all are waited for. Neither answer may be
+  // guessed.
+  const Clock::SteadyTime deadline =
+      clock_.SteadyNow() + kafka_.startup_timeout + kafka_.processing.transaction_timeout;
+  PS_ASSIGN_OR_RETURN(auto marks, consumer_.AwaitWatermarks(p, clock_, deadline));
   const auto [low, high] = marks;
   const bool first_time = started_once_.insert(p).second;
   if (first_time) {
@@ -45,22 +51,26 @@ StatusOr<Offset> Assignment::StartOffset(PartitionId p, const std::optional<Offs
         break;
     }
   }
-  StatusOr<std::optional<Offset>> committed = consumer_.Committed(p, kQueryTimeout);
+  // Unknown is not "none": taken for none, it would publish again what a
+  // committed transaction published, or read a stateless stage's partition
+  // from its start.
+  PS_ASSIGN_OR_RETURN(std::optional<Offset> committed,
+                      consumer_.AwaitCommitted(p, clock_, deadline));
   // The shard's checkpoint wins over the group's committed offset: state and
   // position were saved together. Exactly once, a committed offset beyond
   // it means the records between were published in a committed
   // transaction: they are decided again for the state only.
   if (checkpointed) {
     const Offset start(std::clamp(checkpointed->value(), low, high));
-    if (kafka_.processing.exactly_once && committed.ok() && *committed && **committed > start) {
-      *replay_until = **committed;
+    if (kafka_.processing.exactly_once && committed && *committed > start) {
+      *replay_until = *committed;
     }
     return start;
   }
-  if (committed.ok() && *committed) {
+  if (committed) {
     // State that is missing or behind (a new machine): the records from the
     // committed offset on are decided against what state there is.
-    return Offset(std::clamp((*committed)->value(), low, high));
+    return Offset(std::clamp(committed->value(), low, high));
   }
   return Offset(low);  // a new group: from the earliest record
 }

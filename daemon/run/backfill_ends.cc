@@ -2,12 +2,13 @@
 
 namespace pagesieve::run {
 
-Status BackfillEnds::Compute(kafka::Consumer& consumer, int32_t partitions) {
+Status BackfillEnds::Compute(kafka::Consumer& consumer, int32_t partitions, const Clock& clock,
+                             Clock::SteadyTime deadline) {
   known_ = true;
   if (!enabled()) return Status::Ok();
   for (int32_t i = 0; i < partitions; ++i) {
     const PartitionId p(i);
-    PS_ASSIGN_OR_RETURN(auto marks, consumer.QueryWatermarks(p, std::chrono::seconds(10)));
+    PS_ASSIGN_OR_RETURN(auto marks, consumer.AwaitWatermarks(p, clock, deadline));
     Offset end(marks.second);
     if (until_.kind == EndPosition::Kind::kTime) {
       StatusOr<std::optional<Offset>> at =

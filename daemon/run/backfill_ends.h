@@ -6,6 +6,7 @@
 #include <set>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/status.h"
 #include "common/types.h"
 #include "kafka/consumer.h"
@@ -27,8 +28,10 @@ class BackfillEnds {
   bool known() const { return known_; }
 
   // Takes the ends of the consumer's topic now: its high watermarks, or the
-  // first offsets at --until's time.
-  Status Compute(kafka::Consumer& consumer, int32_t partitions);
+  // first offsets at --until's time. A leader that moves (a broker
+  // restarting) is waited for until `deadline`.
+  Status Compute(kafka::Consumer& consumer, int32_t partitions, const Clock& clock,
+                 Clock::SteadyTime deadline);
 
   std::optional<Offset> EndOf(PartitionId partition) const;
   // The partition's lane reached its end and is checkpointed.

@@ -29,7 +29,10 @@ Status KafkaSource::Start(int32_t input_partitions, ChangelogRestorer* restorer,
                           bool ends_come_later) {
   input_partitions_ = input_partitions;
   assignment_.emplace(kafka_, run_, *consumer_, restorer, opener, unowned, metrics_, clock_);
-  if (!ends_come_later) PS_RETURN_IF_ERROR(ends_.Compute(*consumer_, input_partitions));
+  if (!ends_come_later) {
+    PS_RETURN_IF_ERROR(ends_.Compute(*consumer_, input_partitions, clock_,
+                                     clock_.SteadyNow() + kafka_.startup_timeout));
+  }
   return consumer_->Subscribe();
 }
 
@@ -45,7 +48,8 @@ Status KafkaSource::Poll(Duration wait, pipeline::Lanes& lanes) {
     // Everything the re-keying stage will publish is acknowledged: this
     // stage's ends are the repartition topic's ends now. A partition already
     // read to there (its last records transaction markers) says so no more.
-    PS_RETURN_IF_ERROR(ends_.Compute(*consumer_, input_partitions_));
+    PS_RETURN_IF_ERROR(ends_.Compute(*consumer_, input_partitions_, clock_,
+                                     clock_.SteadyNow() + kafka_.startup_timeout));
     for (const auto& [p, seen] : ends_seen_) {
       if (const std::optional<Offset> end = ends_.EndOf(p); end && seen >= *end) {
         lanes.SkipTo(p, *end);

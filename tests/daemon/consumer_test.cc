@@ -1,0 +1,160 @@
+// Where a partition starts depends on two answers from the brokers: its
+// watermarks and the group's committed offset. While a broker restarts they
+// come back as errors for a while (leaders move, the coordinator loads); the
+// consumer must wait those out, and never take an error for "nothing
+// committed". On librdkafka's mock cluster, with the errors injected.
+#include "kafka/consumer.h"
+
+#include <gtest/gtest.h>
+#include <librdkafka/rdkafkacpp.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "config/config.h"
+#include "demo/mock_cluster.h"
+
+namespace pagesieve::kafka {
+namespace {
+
+constexpr int16_t kListOffsets = 2;  // the Kafka protocol's requests
+constexpr int16_t kOffsetFetch = 9;
+constexpr int kNotLeaderOrFollower = 6;
+constexpr int kCoordinatorLoadInProgress = 14;
+constexpr int kUnstableOffsetCommit = 88;
+constexpr int32_t kBroker = 1;
+constexpr int kRecords = 10;
+constexpr int64_t kCommitted = 7;
+
+class NoRebalances : public RebalanceListener {
+ public:
+  void OnAssigned(const std::vector<PartitionId>&) override {}
+  void OnRevoked(const std::vector<PartitionId>&) override {}
+  void OnLost(const std::vector<PartitionId>&) override {}
+};
+
+std::unique_ptr<RdKafka::Conf> ClientConf(const std::string& bootstrap) {
+  std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
+  std::string err;
+  conf->set("bootstrap.servers", bootstrap, err);
+  return conf;
+}
+
+class ConsumerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    StatusOr<std::unique_ptr<demo::MockCluster>> cluster = demo::MockCluster::Start(1);
+    ASSERT_TRUE(cluster.ok()) << cluster.status().ToString();
+    cluster_ = std::move(*cluster);
+    ASSERT_TRUE(cluster_->CreateTopic("in", 1).ok());
+    StatusOr<Config> config = Config::FromToml("[kafka]\nbootstrap_servers = \"" +
+                                                   cluster_->bootstrap_servers() +
+                                                   "\"\ngroup_id = \"starts\"\n",
+                                               "test", {});
+    ASSERT_TRUE(config.ok()) << config.status().ToString();
+    StatusOr<KafkaOptions> options = KafkaOptionsFromConfig(*config);
+    ASSERT_TRUE(options.ok()) << options.status().ToString();
+    options_ = *options;
+    ProduceRecords();
+    CommitOffset();
+    StatusOr<std::unique_ptr<Consumer>> member =
+        Consumer::CreateMember(options_, "in", no_rebalances_);
+    ASSERT_TRUE(member.ok()) << member.status().ToString();
+    member_ = std::move(*member);
+  }
+
+  void ProduceRecords() {
+    std::string err;
+    std::unique_ptr<RdKafka::Producer> producer(
+        RdKafka::Producer::create(ClientConf(cluster_->bootstrap_servers()).get(), err));
+    ASSERT_NE(producer, nullptr) << err;
+    for (int i = 0; i < kRecords; ++i) {
+      std::string value = "record " + std::to_string(i);
+      ASSERT_EQ(producer->produce("in", 0, RdKafka::Producer::RK_MSG_COPY, value.data(),
+                                  value.size(), nullptr, 0, 0, nullptr),
+                RdKafka::ERR_NO_ERROR);
+    }
+    ASSERT_EQ(producer->flush(10000), RdKafka::ERR_NO_ERROR);
+  }
+
+  // The group's offset, as a member that went away left it.
+  void CommitOffset() {
+    std::unique_ptr<RdKafka::Conf> conf = ClientConf(cluster_->bootstrap_servers());
+    std::string err;
+    conf->set("group.id", options_.group_id, err);
+    std::unique_ptr<RdKafka::KafkaConsumer> committer(RdKafka::KafkaConsumer::create(conf.get(), err));
+    ASSERT_NE(committer, nullptr) << err;
+    std::vector<RdKafka::TopicPartition*> offsets = {
+        RdKafka::TopicPartition::create("in", 0, kCommitted)};
+    const RdKafka::ErrorCode committed = committer->commitSync(offsets);
+    RdKafka::TopicPartition::destroy(offsets);
+    ASSERT_EQ(committed, RdKafka::ERR_NO_ERROR) << RdKafka::err2str(committed);
+    committer->close();
+  }
+
+  // Several answers in a row: librdkafka asks again by itself for some.
+  void FailNext(int16_t api_key, int error, int times) {
+    for (int i = 0; i < times; ++i) cluster_->FailNextRequest(kBroker, api_key, error);
+  }
+
+  Clock::SteadyTime Later() { return clock_.SteadyNow() + std::chrono::seconds(30); }
+
+  ManualClock clock_;
+  std::unique_ptr<demo::MockCluster> cluster_;
+  KafkaOptions options_;
+  NoRebalances no_rebalances_;
+  std::unique_ptr<Consumer> member_;
+};
+
+TEST_F(ConsumerTest, WatermarksWaitOutALeaderThatMoved) {
+  FailNext(kListOffsets, kNotLeaderOrFollower, 2);  // both of one query's requests
+  StatusOr<std::pair<int64_t, int64_t>> marks =
+      member_->AwaitWatermarks(PartitionId(0), clock_, Later());
+  ASSERT_TRUE(marks.ok()) << marks.status().ToString();
+  EXPECT_EQ(marks->first, 0);
+  EXPECT_EQ(marks->second, kRecords);
+}
+
+TEST_F(ConsumerTest, TheCommittedOffsetWaitsOutACoordinatorThatLoads) {
+  FailNext(kOffsetFetch, kCoordinatorLoadInProgress, 3);
+  StatusOr<std::optional<Offset>> committed =
+      member_->AwaitCommitted(PartitionId(0), clock_, Later());
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+  ASSERT_TRUE(committed->has_value());
+  EXPECT_EQ((*committed)->value(), kCommitted);
+}
+
+TEST_F(ConsumerTest, TheCommittedOffsetWaitsOutAnOpenTransaction) {
+  FailNext(kOffsetFetch, kUnstableOffsetCommit, 3);
+  StatusOr<std::optional<Offset>> committed =
+      member_->AwaitCommitted(PartitionId(0), clock_, Later());
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+  ASSERT_TRUE(committed->has_value());
+  EXPECT_EQ((*committed)->value(), kCommitted);
+}
+
+// Past its deadline the error is the answer: a start from the partition's
+// beginning (no offset) would decide and publish its records again.
+TEST_F(ConsumerTest, AnErrorPastTheDeadlineIsNeverTakenForNothingCommitted) {
+  // librdkafka asks again by itself every 100 ms or so: these outlast the
+  // request's shortest timeout.
+  FailNext(kOffsetFetch, kUnstableOffsetCommit, 30);
+  StatusOr<std::optional<Offset>> committed =
+      member_->AwaitCommitted(PartitionId(0), clock_, clock_.SteadyNow());
+  EXPECT_FALSE(committed.ok());
+}
+
+TEST_F(ConsumerTest, AGroupThatNeverCommittedHasNoOffset) {
+  options_.group_id = "new-group";
+  StatusOr<std::unique_ptr<Consumer>> fresh = Consumer::CreateMember(options_, "in", no_rebalances_);
+  ASSERT_TRUE(fresh.ok()) << fresh.status().ToString();
+  StatusOr<std::optional<Offset>> committed =
+      (*fresh)->AwaitCommitted(PartitionId(0), clock_, Later());
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+  EXPECT_FALSE(committed->has_value());
+}
+
+}  // namespace
+}  // namespace pagesieve::kafka
