@@ -1,20 +1,27 @@
 // Where a partition starts depends on two answers from the brokers: its
 // watermarks and the group's committed offset. While a broker restarts they
 // come back as errors for a while (leaders move, the coordinator loads); the
-// consumer must wait those out, and never take an error for "nothing
-// committed". On librdkafka's mock cluster, with the errors injected.
+// consumer and the member taking a partition up (run::Assignment) must wait
+// those out, and never take an error for "nothing committed". On
+// librdkafka's mock cluster, with the errors injected.
 #include "kafka/consumer.h"
 
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafkacpp.h>
 
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "common/clock.h"
 #include "config/config.h"
 #include "demo/mock_cluster.h"
+#include "metrics/registry.h"
+#include "pipeline/source.h"
+#include "run/assignment.h"
+#include "run/run_metrics.h"
 
 namespace pagesieve::kafka {
 namespace {
@@ -150,6 +157,54 @@ TEST_F(ConsumerTest, AGroupThatNeverCommittedHasNoOffset) {
       (*fresh)->AwaitCommitted(PartitionId(0), clock_, Later());
   ASSERT_TRUE(committed.ok()) << committed.status().ToString();
   EXPECT_FALSE(committed->has_value());
+}
+
+// Lanes that only remember where the member told them to start.
+class StartsOnly : public pipeline::Lanes {
+ public:
+  explicit StartsOnly(std::optional<Offset> checkpointed) : checkpointed_(checkpointed) {}
+  StatusOr<std::optional<Offset>> Open(PartitionId p) override {
+    open_.insert(p);
+    return checkpointed_;
+  }
+  StatusOr<std::optional<Offset>> OpenWith(PartitionId p, std::unique_ptr<store::Shard>) override {
+    return Open(p);
+  }
+  void StartAt(PartitionId, Offset offset) override { start = offset; }
+  void ReplayUntil(PartitionId, Offset offset) override { replay_until = offset; }
+  bool Add(PartitionId, pipeline::SourceRecord) override { return false; }
+  void SkipTo(PartitionId, Offset) override {}
+  bool Revoke(PartitionId p, Clock::SteadyTime) override { return open_.erase(p) > 0; }
+  void Drop(PartitionId p) override { open_.erase(p); }
+  bool IsOpen(PartitionId p) const override { return open_.count(p) > 0; }
+
+  std::optional<Offset> start;
+  std::optional<Offset> replay_until;
+
+ private:
+  std::optional<Offset> checkpointed_;
+  std::set<PartitionId> open_;
+};
+
+// Exactly once, a shard checkpointed at 4 behind the group's committed 7:
+// the member starts at 4 and decides 4-6 for the state only (their verdicts
+// were committed). The broker, just restarted, answers the watermark query
+// "not leader" first: the member used to stop there.
+TEST_F(ConsumerTest, AMemberTakesAPartitionUpThroughALeaderThatMoved) {
+  options_.processing.exactly_once = true;
+  options_.startup_timeout = std::chrono::seconds(30);
+  run::RunOptions run;
+  metrics::Registry registry;
+  run::RunMetrics metrics(registry);
+  run::Assignment assignment(options_, run, *member_, nullptr, nullptr, nullptr, metrics, clock_);
+  StartsOnly lanes(Offset(4));
+  FailNext(kListOffsets, kNotLeaderOrFollower, 2);
+  assignment.OnAssigned({PartitionId(0)}, lanes);
+  ASSERT_TRUE(assignment.fatal().ok()) << assignment.fatal().ToString();
+  ASSERT_TRUE(lanes.start.has_value());
+  EXPECT_EQ(lanes.start->value(), 4);
+  ASSERT_TRUE(lanes.replay_until.has_value());
+  EXPECT_EQ(lanes.replay_until->value(), kCommitted);
 }
 
 }  // namespace
