@@ -5,16 +5,64 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <random>
 
 #include "common/hex.h"
-#include "common/stable_hash.h"
 
 namespace pagesieve::run {
 namespace {
 
 constexpr int kMaxSlots = 64;
+constexpr char kTokenFile[] = "transactional-id.token";
+
+bool IsToken(const std::string& text) {
+  return text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+std::string ReadToken(const std::string& path) {
+  std::ifstream in(path);
+  std::string token;
+  in >> token;
+  return token;
+}
+
+// The state directory's own name: random, written into it the first time.
+// The transactional.id follows the disk, not the host or the mount path: a
+// container's host name changes when it is recreated, and a volume may be
+// mounted elsewhere; either would have given a restarted instance a new id,
+// and left its previous life's open transaction to time out.
+StatusOr<std::string> DirectoryToken(const std::string& dir) {
+  const std::string path = dir + "/" + kTokenFile;
+  if (std::string token = ReadToken(path); IsToken(token)) return token;
+  std::random_device random;
+  const uint64_t r = (static_cast<uint64_t>(random()) << 32) ^ random();
+  const std::string token = Hex64(r);
+  // Written whole elsewhere, then put in place in one step: an instance
+  // starting at the same moment reads a whole token or none.
+  const std::string staged = path + "." + std::to_string(::getpid());
+  {
+    std::ofstream out(staged, std::ios::trunc);
+    out << token << "\n";
+    out.flush();
+    if (!out) return Status::FailedPrecondition("cannot write " + staged);
+  }
+  const bool damaged = std::filesystem::exists(path);
+  // link() refuses to replace: of two instances starting together, the
+  // second takes the first one's token. A damaged token is replaced.
+  const int linked = damaged ? std::rename(staged.c_str(), path.c_str())
+                             : ::link(staged.c_str(), path.c_str());
+  const int link_errno = errno;
+  ::unlink(staged.c_str());
+  if (linked == 0) return token;
+  if (link_errno == EEXIST) {
+    if (std::string winner = ReadToken(path); IsToken(winner)) return winner;
+  }
+  return Status::FailedPrecondition("cannot write " + path + ": " + std::strerror(link_errno));
+}
 
 }  // namespace
 
@@ -30,8 +78,7 @@ StatusOr<TransactionalId> TransactionalId::Claim(const kafka::KafkaOptions& kafk
   std::error_code ec;
   std::filesystem::create_directories(state_dir, ec);
   const std::string dir = std::filesystem::weakly_canonical(state_dir, ec).string();
-  char host[256] = {};
-  ::gethostname(host, sizeof(host) - 1);
+  PS_ASSIGN_OR_RETURN(const std::string token, DirectoryToken(dir));
   for (int slot = 0; slot < kMaxSlots; ++slot) {
     const std::string path =
         dir + "/transactional-id-" + stage_name + "-" + std::to_string(slot) + ".lock";
@@ -40,8 +87,7 @@ StatusOr<TransactionalId> TransactionalId::Claim(const kafka::KafkaOptions& kafk
       return Status::FailedPrecondition("cannot open " + path + ": " + std::strerror(errno));
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
-      return TransactionalId(
-          prefix + host + "-" + Hex64(StableHash64(dir)) + "-" + std::to_string(slot), fd);
+      return TransactionalId(prefix + token + "-" + std::to_string(slot), fd);
     }
     ::close(fd);
   }

@@ -15,11 +15,12 @@ namespace pagesieve::run {
 // and different between instances running at once, or they fence each other.
 //
 // processing.transactional_id, or kafka.instance_id, names the instance when
-// set. Otherwise it is this host and the state directory, plus a slot: the
-// first of <state.dir>/transactional-id-<stage>-<n>.lock this process can
-// lock. Instances sharing a directory take different slots; a restart takes
-// the slot its previous life held, as that lock died with it. The lock is
-// held for the life of the object.
+// set. Otherwise it is the state directory's token (a random name written
+// into it the first time, <state.dir>/transactional-id.token), plus a slot:
+// the first of <state.dir>/transactional-id-<stage>-<n>.lock this process
+// can lock. Instances sharing a directory take different slots; a restart
+// takes the slot its previous life held, as that lock died with it, on any
+// host and at any mount path. The lock is held for the life of the object.
 class TransactionalId {
  public:
   static StatusOr<TransactionalId> Claim(const kafka::KafkaOptions& kafka, StageKind stage,
