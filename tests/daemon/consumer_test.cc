@@ -11,7 +11,6 @@
 
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -19,7 +18,7 @@
 #include "config/config.h"
 #include "demo/mock_cluster.h"
 #include "metrics/registry.h"
-#include "pipeline/source.h"
+#include "pipeline/recording_lanes.h"
 #include "run/assignment.h"
 #include "run/run_metrics.h"
 
@@ -159,33 +158,6 @@ TEST_F(ConsumerTest, AGroupThatNeverCommittedHasNoOffset) {
   EXPECT_FALSE(committed->has_value());
 }
 
-// Lanes that only remember where the member told them to start.
-class StartsOnly : public pipeline::Lanes {
- public:
-  explicit StartsOnly(std::optional<Offset> checkpointed) : checkpointed_(checkpointed) {}
-  StatusOr<std::optional<Offset>> Open(PartitionId p) override {
-    open_.insert(p);
-    return checkpointed_;
-  }
-  StatusOr<std::optional<Offset>> OpenWith(PartitionId p, std::unique_ptr<store::Shard>) override {
-    return Open(p);
-  }
-  void StartAt(PartitionId, Offset offset) override { start = offset; }
-  void ReplayUntil(PartitionId, Offset offset) override { replay_until = offset; }
-  bool Add(PartitionId, pipeline::SourceRecord) override { return false; }
-  void SkipTo(PartitionId, Offset) override {}
-  bool Revoke(PartitionId p, Clock::SteadyTime) override { return open_.erase(p) > 0; }
-  void Drop(PartitionId p) override { open_.erase(p); }
-  bool IsOpen(PartitionId p) const override { return open_.count(p) > 0; }
-
-  std::optional<Offset> start;
-  std::optional<Offset> replay_until;
-
- private:
-  std::optional<Offset> checkpointed_;
-  std::set<PartitionId> open_;
-};
-
 // Exactly once, a shard checkpointed at 4 behind the group's committed 7:
 // the member starts at 4 and decides 4-6 for the state only (their verdicts
 // were committed). The broker, just restarted, answers the watermark query
@@ -197,7 +169,8 @@ TEST_F(ConsumerTest, AMemberTakesAPartitionUpThroughALeaderThatMoved) {
   metrics::Registry registry;
   run::RunMetrics metrics(registry);
   run::Assignment assignment(options_, run, *member_, nullptr, nullptr, nullptr, metrics, clock_);
-  StartsOnly lanes(Offset(4));
+  pipeline::testing::RecordingLanes lanes;
+  lanes.checkpointed = Offset(4);
   FailNext(kListOffsets, kNotLeaderOrFollower, 2);
   assignment.OnAssigned({PartitionId(0)}, lanes);
   ASSERT_TRUE(assignment.fatal().ok()) << assignment.fatal().ToString();

@@ -13,6 +13,7 @@
 #include "files/file_source.h"
 #include "pipeline_fakes.h"
 #include "pipeline_test_env.h"
+#include "recording_lanes.h"
 #include "store/shard_inspector.h"
 
 namespace pagesieve::pipeline::testing {
@@ -21,33 +22,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using Json = nlohmann::json;
-
-// A Lanes that records what a source does to it.
-class RecordingLanes final : public Lanes {
- public:
-  StatusOr<std::optional<Offset>> Open(PartitionId p) override {
-    open.insert(p);
-    return checkpointed;
-  }
-  StatusOr<std::optional<Offset>> OpenWith(PartitionId p, std::unique_ptr<store::Shard>) override {
-    return Open(p);
-  }
-  void StartAt(PartitionId, Offset offset) override { start = offset; }
-  void ReplayUntil(PartitionId, Offset) override {}
-  void SkipTo(PartitionId, Offset) override {}
-  bool Add(PartitionId, SourceRecord record) override {
-    records.push_back(std::move(record));
-    return true;
-  }
-  bool Revoke(PartitionId, Clock::SteadyTime) override { return true; }
-  void Drop(PartitionId) override {}
-  bool IsOpen(PartitionId p) const override { return open.count(p) > 0; }
-
-  std::optional<Offset> checkpointed;
-  std::set<PartitionId> open;
-  std::optional<Offset> start;
-  std::vector<SourceRecord> records;
-};
 
 class FileModeTest : public PipelineTestBase {};
 
