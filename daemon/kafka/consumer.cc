@@ -238,6 +238,13 @@ bool Passes(RdKafka::ErrorCode err) {
   }
 }
 
+// The error an Await* call ends with: Unavailable for one that passes
+// (asking again later may succeed), FailedPrecondition for a refusal.
+Status AnswerError(RdKafka::ErrorCode err, const std::string& what) {
+  const std::string message = what + ": " + RdKafka::err2str(err);
+  return Passes(err) ? Status::Unavailable(message) : Status::FailedPrecondition(message);
+}
+
 constexpr auto kAskAgainAfter = std::chrono::milliseconds(100);
 
 // One request's timeout: what is left until the deadline, within bounds, so
@@ -261,8 +268,7 @@ StatusOr<std::pair<int64_t, int64_t>> Consumer::AwaitWatermarks(PartitionId p, c
                                            RequestTimeoutMs(clock, deadline));
     if (err == RdKafka::ERR_NO_ERROR) return std::make_pair(low, high);
     if (!Passes(err) || clock.SteadyNow() >= deadline) {
-      return Status::Unavailable("end of " + topic_ + "-" + std::to_string(p.value()) + ": " +
-                                 RdKafka::err2str(err));
+      return AnswerError(err, "end of " + topic_ + "-" + std::to_string(p.value()));
     }
     std::this_thread::sleep_for(kAskAgainAfter);
   }
@@ -290,8 +296,7 @@ StatusOr<std::optional<Offset>> Consumer::AwaitCommitted(PartitionId p, const Cl
       return committed >= 0 ? std::optional<Offset>(Offset(committed)) : std::nullopt;
     }
     if (!Passes(err) || clock.SteadyNow() >= deadline) {
-      return Status::Unavailable("committed offset of " + topic_ + "-" +
-                                 std::to_string(p.value()) + ": " + RdKafka::err2str(err));
+      return AnswerError(err, "committed offset of " + topic_ + "-" + std::to_string(p.value()));
     }
     std::this_thread::sleep_for(kAskAgainAfter);
   }

@@ -98,7 +98,8 @@ class Consumer {
   // The first and next offsets of a partition, asked of the broker again
   // while the answer is an error that passes (a topic created a moment ago
   // has no leaders yet; leaders move while a broker restarts), until
-  // `deadline`.
+  // `deadline`. Unavailable when such an error outlasted it (asking again
+  // later may succeed), FailedPrecondition for one that does not pass.
   StatusOr<std::pair<int64_t, int64_t>> AwaitWatermarks(PartitionId partition, const Clock& clock,
                                                         Clock::SteadyTime deadline);
   // The same from the consumer's cache (refreshed by every fetch): no request.
@@ -107,7 +108,8 @@ class Consumer {
   // while the answer is an error that passes (a coordinator loading after a
   // broker restart, an offset a pending transaction makes unstable), until
   // `deadline`. An error is never taken for "nothing committed": a member
-  // would read the partition again from its start.
+  // would read the partition again from its start. Errors as
+  // AwaitWatermarks.
   StatusOr<std::optional<Offset>> AwaitCommitted(PartitionId partition, const Clock& clock,
                                                  Clock::SteadyTime deadline);
   // The committed offsets of several partitions in one request: those with

@@ -9,6 +9,11 @@ namespace {
 
 constexpr Duration kQueryTimeout = std::chrono::seconds(10);
 
+// How long one round of asking the brokers where waiting partitions start
+// may hold the consuming thread: short beside max.poll.interval.ms, long
+// enough that a partition whose answers come at once is taken up at once.
+constexpr Duration kAskingRound = std::chrono::milliseconds(500);
+
 }  // namespace
 
 Assignment::Assignment(const kafka::KafkaOptions& kafka, const RunOptions& run,
@@ -24,28 +29,25 @@ Assignment::Assignment(const kafka::KafkaOptions& kafka, const RunOptions& run,
       metrics_(metrics),
       clock_(clock) {}
 
-StatusOr<Offset> Assignment::StartOffset(PartitionId p, const std::optional<Offset>& checkpointed,
-                                         std::optional<Offset>* replay_until) {
-  // A broker restarting moves leaders and reloads its group coordinator, and
-  // an offset stays unstable while a dead member's transaction is open (until
-  // the transaction times out): all are waited for. Neither answer may be
-  // guessed.
-  const Clock::SteadyTime deadline =
-      clock_.SteadyNow() + kafka_.startup_timeout + kafka_.processing.transaction_timeout;
-  PS_ASSIGN_OR_RETURN(auto marks, consumer_.AwaitWatermarks(p, clock_, deadline));
-  const auto [low, high] = marks;
-  const bool first_time = started_once_.insert(p).second;
-  if (first_time) {
+StatusOr<Assignment::Answers> Assignment::Ask(PartitionId p, Clock::SteadyTime deadline) {
+  Answers answers;
+  PS_ASSIGN_OR_RETURN(const auto marks, consumer_.AwaitWatermarks(p, clock_, deadline));
+  answers.low = marks.first;
+  answers.high = marks.second;
+  if (started_once_.count(p) == 0) {
     switch (run_.from.kind) {
       case StartPosition::Kind::kEarliest:
-        return Offset(low);
+        answers.from = Offset(answers.low);
+        return answers;
       case StartPosition::Kind::kLatest:
-        return Offset(high);
+        answers.from = Offset(answers.high);
+        return answers;
       case StartPosition::Kind::kTime: {
         StatusOr<std::optional<Offset>> found =
             consumer_.OffsetForTime(p, run_.from.time.AsTimePoint(), kQueryTimeout);
         if (!found.ok()) return found.status().WithContext("offsets for --from time");
-        return found->value_or(Offset(high));  // none that late: start at the end
+        answers.from = found->value_or(Offset(answers.high));  // none that late: the end
+        return answers;
       }
       case StartPosition::Kind::kCheckpoint:
         break;
@@ -54,34 +56,41 @@ StatusOr<Offset> Assignment::StartOffset(PartitionId p, const std::optional<Offs
   // Unknown is not "none": taken for none, it would publish again what a
   // committed transaction published, or read a stateless stage's partition
   // from its start.
-  PS_ASSIGN_OR_RETURN(std::optional<Offset> committed,
-                      consumer_.AwaitCommitted(p, clock_, deadline));
+  PS_ASSIGN_OR_RETURN(answers.committed, consumer_.AwaitCommitted(p, clock_, deadline));
+  return answers;
+}
+
+Offset Assignment::StartOffset(const Answers& answers, const std::optional<Offset>& checkpointed,
+                               std::optional<Offset>* replay_until) const {
+  if (answers.from) return *answers.from;
   // The shard's checkpoint wins over the group's committed offset: state and
   // position were saved together. Exactly once, a committed offset beyond
   // it means the records between were published in a committed
   // transaction: they are decided again for the state only.
   if (checkpointed) {
-    const Offset start(std::clamp(checkpointed->value(), low, high));
-    if (kafka_.processing.exactly_once && committed && *committed > start) {
-      *replay_until = *committed;
+    const Offset start(std::clamp(checkpointed->value(), answers.low, answers.high));
+    if (kafka_.processing.exactly_once && answers.committed && *answers.committed > start) {
+      *replay_until = *answers.committed;
     }
     return start;
   }
-  if (committed) {
+  if (answers.committed) {
     // State that is missing or behind (a new machine): the records from the
     // committed offset on are decided against what state there is.
-    return Offset(std::clamp(committed->value(), low, high));
+    return Offset(std::clamp(answers.committed->value(), answers.low, answers.high));
   }
-  return Offset(low);  // a new group: from the earliest record
+  return Offset(answers.low);  // a new group: from the earliest record
 }
 
 StatusOr<std::pair<PartitionId, Offset>> Assignment::Open(PartitionId p,
                                                           std::unique_ptr<store::Shard> shard,
+                                                          const Answers& answers,
                                                           pipeline::Lanes& lanes) {
   PS_ASSIGN_OR_RETURN(std::optional<Offset> checkpointed,
                       shard ? lanes.OpenWith(p, std::move(shard)) : lanes.Open(p));
+  started_once_.insert(p);
   std::optional<Offset> replay_until;
-  PS_ASSIGN_OR_RETURN(Offset start, StartOffset(p, checkpointed, &replay_until));
+  const Offset start = StartOffset(answers, checkpointed, &replay_until);
   lanes.StartAt(p, start);
   if (replay_until) {
     lanes.ReplayUntil(p, *replay_until);
@@ -96,13 +105,43 @@ StatusOr<std::pair<PartitionId, Offset>> Assignment::Open(PartitionId p,
   return std::make_pair(p, start);
 }
 
-Status Assignment::TakeUp(Shards partitions, pipeline::Lanes& lanes) {
-  std::vector<std::pair<PartitionId, Offset>> positions;
+Status Assignment::TakeUp(Shards partitions, pipeline::Lanes& lanes, bool always_assign) {
+  // A broker restarting moves leaders and reloads its group coordinator, and
+  // an offset stays unstable while a dead member's transaction is open (until
+  // the transaction times out): each is waited out, up to the deadline, but
+  // never on the consuming thread for long. A partition without its answers
+  // stays given-but-not-taken-up and is asked again on the next Advance().
+  const Clock::SteadyTime now = clock_.SteadyNow();
   for (auto& [p, shard] : partitions) {
-    StatusOr<std::pair<PartitionId, Offset>> one = Open(p, std::move(shard), lanes);
-    if (!one.ok()) return one.status().WithContext("partition " + std::to_string(p.value()));
+    unpositioned_[p] = Unpositioned{
+        std::move(shard), now + kafka_.startup_timeout + kafka_.processing.transaction_timeout};
+  }
+  const Clock::SteadyTime round = now + kAskingRound;
+  std::vector<std::pair<PartitionId, Offset>> positions;
+  for (auto it = unpositioned_.begin(); it != unpositioned_.end();) {
+    const PartitionId p = it->first;
+    Unpositioned& waiting = it->second;
+    const std::string context = "partition " + std::to_string(p.value());
+    StatusOr<Answers> answers = Ask(p, std::min(round, waiting.deadline));
+    if (!answers.ok()) {
+      if (answers.status().code() != StatusCode::kUnavailable ||
+          clock_.SteadyNow() >= waiting.deadline) {
+        return answers.status().WithContext(context);
+      }
+      if (!waiting.told) {
+        spdlog::info("{}-{}: waiting for the brokers to say where it starts ({})",
+                     consumer_.topic(), p.value(), answers.status().message());
+        waiting.told = true;
+      }
+      ++it;
+      continue;
+    }
+    StatusOr<std::pair<PartitionId, Offset>> one = Open(p, std::move(waiting.shard), *answers, lanes);
+    it = unpositioned_.erase(it);
+    if (!one.ok()) return one.status().WithContext(context);
     positions.push_back(*one);
   }
+  if (positions.empty() && !always_assign) return Status::Ok();
   return consumer_.Assign(positions);
 }
 
@@ -146,7 +185,7 @@ void Assignment::OnAssigned(const std::vector<PartitionId>& partitions, pipeline
   // reads all of its entries, which the rebalance callback must not wait
   // for. Even with none, the incremental assign is what completes the
   // cooperative rebalance.
-  const Status taken = TakeUp(std::move(now), lanes);
+  const Status taken = TakeUp(std::move(now), lanes, /*always_assign=*/true);
   if (!taken.ok()) fatal_ = taken;
   // librdkafka calls this at the end of every cooperative rebalance, even
   // with nothing new: joined, and ready once every assigned shard is open.
@@ -189,18 +228,22 @@ Status Assignment::Advance(pipeline::Lanes& lanes) {
       ready[f.partition] = std::move(*f.shard);
     }
   }
-  if (!ready.empty()) PS_RETURN_IF_ERROR(TakeUp(std::move(ready), lanes));
+  if (!ready.empty() || !unpositioned_.empty()) {
+    PS_RETURN_IF_ERROR(TakeUp(std::move(ready), lanes, /*always_assign=*/false));
+  }
   UpdateReadiness();
   return Status::Ok();
 }
 
 bool Assignment::pending() const {
-  return restoring() || (opener_ != nullptr && opener_->busy()) || !waiting_.empty();
+  return restoring() || (opener_ != nullptr && opener_->busy()) || !waiting_.empty() ||
+         !unpositioned_.empty();
 }
 
 bool Assignment::pending(PartitionId p) const {
   return (restorer_ != nullptr && restorer_->restoring(p)) ||
-         (opener_ != nullptr && opener_->opening(p)) || waiting_.count(p) > 0;
+         (opener_ != nullptr && opener_->opening(p)) || waiting_.count(p) > 0 ||
+         unpositioned_.count(p) > 0;
 }
 
 void Assignment::UpdateReadiness() { metrics_.SetReady(fatal_.ok() && !pending()); }
@@ -216,6 +259,10 @@ std::vector<PartitionId> Assignment::StopTakingUp(const std::vector<PartitionId>
       opener_->Cancel(p);
       spdlog::info("opening the shard of {}-{} stopped: the partition was taken away",
                    consumer_.topic(), p.value());
+    } else if (unpositioned_.erase(p) > 0) {
+      // Its shard closes here; it was never handed to the consumer.
+      spdlog::info("{}-{} was taken away while waiting for where it starts", consumer_.topic(),
+                   p.value());
     } else if (waiting_.erase(p) == 0) {
       assigned.push_back(p);
     }

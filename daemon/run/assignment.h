@@ -27,7 +27,8 @@ namespace pagesieve::run {
 // where --from says the first time. The rebalance callback itself only
 // starts this work: the consumer goes on polling while shards restore and
 // open (seconds per million entries), and Advance() takes each partition up
-// (incremental assign) when its shard is ready. A partition revoked is
+// (incremental assign) when its shard is ready and the brokers have said
+// where it starts (a broker restarting can take a while to). A partition revoked is
 // finished and committed before it is let go; one lost is dropped; one
 // still restoring or opening is let go at once.
 //
@@ -58,13 +59,30 @@ class Assignment {
   const Status& fatal() const { return fatal_; }
 
  private:
+  // What the brokers say about where a partition may start.
+  struct Answers {
+    int64_t low = 0;
+    int64_t high = 0;
+    std::optional<Offset> from;       // --from, the first time this member takes it
+    std::optional<Offset> committed;  // the group's, when `from` is not set
+  };
+  // Asks them, waiting out passing errors until `deadline`; Unavailable when
+  // one outlasted it.
+  StatusOr<Answers> Ask(PartitionId partition, Clock::SteadyTime deadline);
   // The concrete offset a partition starts from, and (exactly once) the
   // committed offset its records up to are decided for the state only.
-  StatusOr<Offset> StartOffset(PartitionId partition, const std::optional<Offset>& checkpointed,
-                               std::optional<Offset>* replay_until);
+  Offset StartOffset(const Answers& answers, const std::optional<Offset>& checkpointed,
+                     std::optional<Offset>* replay_until) const;
   // Shards to open a lane with, by partition: null means the lane opens its
   // own (a stage without state, or without an opener).
   using Shards = std::map<PartitionId, std::unique_ptr<store::Shard>>;
+  // A partition whose shard is ready (or that needs none) and whose start
+  // the brokers have not told yet.
+  struct Unpositioned {
+    std::unique_ptr<store::Shard> shard;  // null: the lane opens its own
+    Clock::SteadyTime deadline;           // past it, the stage stops
+    bool told = false;                    // the wait was logged
+  };
 
   // Restores the partition's shard first when it is behind the changelog;
   // else starts opening it, or without an opener adds it to `now`.
@@ -75,9 +93,12 @@ class Assignment {
   // Opens the partition's lane; the position to assign it at.
   StatusOr<std::pair<PartitionId, Offset>> Open(PartitionId partition,
                                                 std::unique_ptr<store::Shard> shard,
-                                                pipeline::Lanes& lanes);
-  // Opens the lanes of `partitions` and takes them up at the consumer.
-  Status TakeUp(Shards partitions, pipeline::Lanes& lanes);
+                                                const Answers& answers, pipeline::Lanes& lanes);
+  // Adds `partitions` to those waiting for their start, asks the brokers
+  // for a bounded time, and opens the lanes of those answered and takes
+  // them up at the consumer (even none when `always_assign`: a rebalance's
+  // assign completes it).
+  Status TakeUp(Shards partitions, pipeline::Lanes& lanes, bool always_assign);
   // The partitions of a revocation the consumer was actually given: those
   // still restoring or opening never were. Stops their restores and opens.
   std::vector<PartitionId> StopTakingUp(const std::vector<PartitionId>& partitions);
@@ -95,6 +116,7 @@ class Assignment {
   // Assigned again while the cancelled open of an earlier assignment still
   // holds the shard: prepared once that open has ended.
   std::set<PartitionId> waiting_;
+  std::map<PartitionId, Unpositioned> unpositioned_;
   Status fatal_;
 };
 

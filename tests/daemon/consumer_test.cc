@@ -6,6 +6,7 @@
 // librdkafka's mock cluster, with the errors injected.
 #include "kafka/consumer.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafkacpp.h>
 
@@ -178,6 +179,91 @@ TEST_F(ConsumerTest, AMemberTakesAPartitionUpThroughALeaderThatMoved) {
   EXPECT_EQ(lanes.start->value(), 4);
   ASSERT_TRUE(lanes.replay_until.has_value());
   EXPECT_EQ(lanes.replay_until->value(), kCommitted);
+}
+
+// A dead member's open transaction leaves the group's offset unstable until
+// the transaction times out (a minute by default). A member given the
+// partition meanwhile must neither guess its start nor stop polling (the
+// group drops a member that does not poll within max.poll.interval.ms, and
+// its other partitions wait): the partition stays given-but-not-taken-up,
+// its lane closed, and a later Advance() takes it up where it belongs.
+class AssignmentTest : public ConsumerTest {
+ protected:
+  AssignmentTest() : metrics_(registry_) {
+    options_.processing.exactly_once = true;
+    lanes_.checkpointed = Offset(4);
+  }
+
+  // The real clock: the assignment's rounds of asking are bounded in time.
+  run::Assignment Make() {
+    return run::Assignment(options_, run_, *member_, nullptr, nullptr, nullptr, metrics_,
+                           Clock::System());
+  }
+
+  run::RunOptions run_;
+  metrics::Registry registry_;
+  run::RunMetrics metrics_;
+  pipeline::testing::RecordingLanes lanes_;
+};
+
+// librdkafka asks again by itself about every 100 ms: these outlast several
+// of the assignment's rounds of asking.
+constexpr int kUnstableAnswers = 30;
+
+TEST_F(AssignmentTest, APartitionWhoseOffsetIsUnstableWaitsWithoutHoldingThePollLoop) {
+  options_.startup_timeout = std::chrono::seconds(60);
+  run::Assignment assignment = Make();
+  FailNext(kOffsetFetch, kUnstableOffsetCommit, kUnstableAnswers);
+  assignment.OnAssigned({PartitionId(0)}, lanes_);
+  ASSERT_TRUE(assignment.fatal().ok()) << assignment.fatal().ToString();
+  // Back to the poll loop without an answer: nothing opened, nothing guessed.
+  EXPECT_TRUE(assignment.pending(PartitionId(0)));
+  EXPECT_FALSE(lanes_.IsOpen(PartitionId(0)));
+  EXPECT_FALSE(lanes_.start.has_value());
+
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (assignment.pending() && std::chrono::steady_clock::now() < give_up) {
+    const Status advanced = assignment.Advance(lanes_);
+    ASSERT_TRUE(advanced.ok()) << advanced.ToString();
+  }
+  ASSERT_FALSE(assignment.pending());
+  EXPECT_TRUE(lanes_.IsOpen(PartitionId(0)));
+  ASSERT_TRUE(lanes_.start.has_value());
+  EXPECT_EQ(lanes_.start->value(), 4);
+  ASSERT_TRUE(lanes_.replay_until.has_value());
+  EXPECT_EQ(lanes_.replay_until->value(), kCommitted);
+}
+
+TEST_F(AssignmentTest, APartitionTakenAwayWhileItWaitsIsLetGoWithoutALane) {
+  options_.startup_timeout = std::chrono::seconds(60);
+  run::Assignment assignment = Make();
+  FailNext(kOffsetFetch, kUnstableOffsetCommit, kUnstableAnswers);
+  assignment.OnAssigned({PartitionId(0)}, lanes_);
+  ASSERT_TRUE(assignment.pending(PartitionId(0)));
+  assignment.OnRevoked({PartitionId(0)}, lanes_);
+  EXPECT_FALSE(assignment.pending());
+  EXPECT_TRUE(assignment.Advance(lanes_).ok());
+  EXPECT_FALSE(lanes_.IsOpen(PartitionId(0)));
+  EXPECT_FALSE(lanes_.start.has_value());
+}
+
+// Past startup_timeout + transaction_timeout the offset is still unknown:
+// the stage stops with the reason rather than guess.
+TEST_F(AssignmentTest, AnOffsetUnstablePastTheDeadlineStopsTheStage) {
+  options_.startup_timeout = std::chrono::milliseconds(0);
+  options_.processing.transaction_timeout = std::chrono::milliseconds(800);
+  run::Assignment assignment = Make();
+  FailNext(kOffsetFetch, kUnstableOffsetCommit, kUnstableAnswers);
+  assignment.OnAssigned({PartitionId(0)}, lanes_);
+  ASSERT_TRUE(assignment.fatal().ok()) << assignment.fatal().ToString();
+  Status advanced;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (advanced.ok() && assignment.pending() && std::chrono::steady_clock::now() < give_up) {
+    advanced = assignment.Advance(lanes_);
+  }
+  EXPECT_FALSE(advanced.ok());
+  EXPECT_THAT(advanced.ToString(), ::testing::HasSubstr("committed offset"));
+  EXPECT_FALSE(lanes_.start.has_value());
 }
 
 }  // namespace
