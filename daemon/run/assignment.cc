@@ -43,8 +43,13 @@ StatusOr<Assignment::Answers> Assignment::Ask(PartitionId p, Clock::SteadyTime d
         answers.from = Offset(answers.high);
         return answers;
       case StartPosition::Kind::kTime: {
+        // Within the round, like the answers above (an error here is
+        // Unavailable too, and asked again on the next round).
+        const Duration timeout = std::clamp<Duration>(
+            std::chrono::duration_cast<Duration>(deadline - clock_.SteadyNow()),
+            std::chrono::milliseconds(100), kQueryTimeout);
         StatusOr<std::optional<Offset>> found =
-            consumer_.OffsetForTime(p, run_.from.time.AsTimePoint(), kQueryTimeout);
+            consumer_.OffsetForTime(p, run_.from.time.AsTimePoint(), timeout);
         if (!found.ok()) return found.status().WithContext("offsets for --from time");
         answers.from = found->value_or(Offset(answers.high));  // none that late: the end
         return answers;

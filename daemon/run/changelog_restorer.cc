@@ -168,7 +168,21 @@ Status ChangelogRestorer::Reassign() {
 StatusOr<std::vector<ChangelogRestorer::Restored>> ChangelogRestorer::Advance(Duration budget) {
   std::vector<Restored> done;
   const auto deadline = clock_.SteadyNow() + budget;
-  while (!jobs_.empty() && clock_.SteadyNow() < deadline) {
+  // RocksDB stalls writers while its flushes are behind (a slow disk): the
+  // batch it turned away is offered again first, and while any is waiting
+  // nothing more is read, without holding up the loop that polls the group.
+  bool stalled = false;
+  for (auto& [p, job] : jobs_) {
+    if (!job.restore) continue;
+    PS_RETURN_IF_ERROR(job.restore->Unstall().WithContext("restoring " +
+                                                          Name(kafka_.input_topic, p)));
+    stalled = stalled || job.restore->stalled();
+  }
+  if (stalled) {
+    metrics_.restore_stalls.Increment();
+    return done;
+  }
+  while (!jobs_.empty() && !stalled && clock_.SteadyNow() < deadline) {
     const kafka::Consumed m = consumer_->Consume(std::chrono::milliseconds(10));
     auto it = jobs_.find(m.partition());
     switch (m.kind()) {
@@ -193,8 +207,9 @@ StatusOr<std::vector<ChangelogRestorer::Restored>> ChangelogRestorer::Advance(Du
         }
         job.next = m.offset().Next();
         if (job.next >= job.end) {
-          PS_RETURN_IF_ERROR(Finish(p, &done));
+          PS_RETURN_IF_ERROR(Finish(p, &done));  // writes what waits, off this thread
         } else {
+          stalled = job.restore->stalled();
           LogProgress(p, job);
         }
         break;

@@ -63,6 +63,10 @@ RunMetrics::RunMetrics(metrics::Registry& r, const std::string& prefix)
       restored_bytes(r.AddCounter(prefix + "restored_bytes_total",
                                   "Bytes of changelog records applied to shards by restores.")
                          .Get()),
+      restore_stalls(r.AddCounter(prefix + "restore_stalls_total",
+                                  "Rounds of restoring that read nothing while RocksDB stalled "
+                                  "writers (its flushes behind the restore).")
+                         .Get()),
       late_records(r.AddCounter(prefix + "routed_late_records_total",
                                 "Routed dedup: records later than routing.max_lateness, "
                                 "decided at their partition's floor (where they arrived).")

@@ -54,6 +54,8 @@ struct RunMetrics {
   metrics::Counter& changelog_records;
   metrics::Counter& restored_records;
   metrics::Counter& restored_bytes;
+  // Rounds of restoring that read nothing because RocksDB stalled writers.
+  metrics::Counter& restore_stalls;
   // Routed dedup's route stage (docs/global-routing.md): records later than
   // routing.max_lateness, decided where they arrived.
   metrics::Counter& late_records;

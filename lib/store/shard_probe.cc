@@ -67,4 +67,12 @@ bool ShardProbe::BackgroundWorkPending() const {
   return false;
 }
 
+Status RestoreProbe::PauseBackgroundWork() {
+  return FromRocks(restore_.db_->db()->PauseBackgroundWork(), "pause background work");
+}
+
+Status RestoreProbe::ContinueBackgroundWork() {
+  return FromRocks(restore_.db_->db()->ContinueBackgroundWork(), "continue background work");
+}
+
 }  // namespace pagesieve::store

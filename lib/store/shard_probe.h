@@ -4,6 +4,7 @@
 
 #include "common/status_or.h"
 #include "store/rocks_shard.h"
+#include "store/shard_restore.h"
 
 namespace pagesieve::store {
 
@@ -43,6 +44,18 @@ class ShardProbe {
   ShardDb& db() const { return *shard_.db_; }
 
   RocksShard& shard_;
+};
+
+// Holds and lets go the flushes and compactions of a shard being restored,
+// for tests: with them held, its memtables fill and RocksDB stalls writers.
+class RestoreProbe {
+ public:
+  explicit RestoreProbe(ShardRestore& restore) : restore_(restore) {}
+  Status PauseBackgroundWork();
+  Status ContinueBackgroundWork();
+
+ private:
+  ShardRestore& restore_;
 };
 
 }  // namespace pagesieve::store

@@ -128,7 +128,7 @@ Status ShardRestore::Apply(std::string_view key, std::optional<std::string_view>
   rocksdb::Status s = value ? batch_->batch.Put(cf, ToSlice(k.key), ToSlice(*value))
                             : batch_->batch.Delete(cf, ToSlice(k.key));
   PS_RETURN_IF_ERROR(FromRocks(s, "shard " + db_->dir() + ": restore"));
-  if (batch_->batch.GetDataSize() >= kBatchBytes) return WriteBuffered();
+  if (batch_->batch.GetDataSize() >= kBatchBytes) return WriteBuffered(/*may_wait=*/false);
   return Status::Ok();
 }
 
@@ -136,6 +136,7 @@ Status ShardRestore::StartOver() {
   // The markers read so far belong to the voided history too, and the local
   // checkpoint a catch-up started from is gone with the state.
   batch_->batch.Clear();
+  stalled_ = false;
   last_marker_.reset();
   ++snapshots_;
   return Reset();
@@ -149,18 +150,31 @@ Status ShardRestore::ForgetChangelogPosition() {
   return Status::Ok();
 }
 
-Status ShardRestore::WriteBuffered() {
+Status ShardRestore::Unstall() {
+  return stalled_ ? WriteBuffered(/*may_wait=*/false) : Status::Ok();
+}
+
+Status ShardRestore::WriteBuffered(bool may_wait) {
   if (batch_->batch.Count() == 0) return Status::Ok();
   rocksdb::WriteOptions write;
   write.disableWAL = true;  // Finish() flushes before it records any progress
-  PS_RETURN_IF_ERROR(
-      FromRocks(db_->db()->Write(write, &batch_->batch), "shard " + db_->dir() + ": restore"));
+  // A restore writes faster than one disk flushes: RocksDB then holds its
+  // writers until the memtables are flushed, seconds on a slow disk, which
+  // the thread that polls the group must not spend waiting.
+  write.no_slowdown = !may_wait;
+  const rocksdb::Status s = db_->db()->Write(write, &batch_->batch);
+  if (s.IsIncomplete() && !may_wait) {
+    stalled_ = true;  // the batch is untouched: offered again later
+    return Status::Ok();
+  }
+  PS_RETURN_IF_ERROR(FromRocks(s, "shard " + db_->dir() + ": restore"));
   batch_->batch.Clear();
+  stalled_ = false;
   return Status::Ok();
 }
 
 Status ShardRestore::Finish(Offset changelog_next) {
-  PS_RETURN_IF_ERROR(WriteBuffered());
+  PS_RETURN_IF_ERROR(WriteBuffered(/*may_wait=*/true));
   if (options_.url_mode == UrlMode::kExact && records_ > 0) {
     // The filter is rebuilt from the restored URL entries when the shard
     // opens without one (url_bloom.h); local pages would miss the new URLs.

@@ -20,7 +20,9 @@ class ShardDb;
 // restore of a partition that arrived from another instance
 // (docs/changelog.md).
 //
-// Records go straight to RocksDB in large unlogged batches; Finish() flushes
+// Records go straight to RocksDB in large unlogged batches, without waiting
+// when it stalls writers (the restore runs on the thread that polls the
+// group: docs/changelog.md); Finish() writes what is left and flushes
 // them, then writes the progress of the last marker applied together with
 // the changelog position, in one synced batch. A crash before that leaves
 // the old progress, so the restore simply runs again from the old position:
@@ -51,7 +53,16 @@ class ShardRestore {
   // A marker written under another fingerprint version or SimHash layout is
   // FailedPrecondition. A snapshot record (changelog.h) voids everything
   // before it: the shard is Reset() and what follows rebuilds it whole.
+  // Never waits for RocksDB: a batch it turns away (a write stall, its
+  // flushes and compactions behind) is kept, and stalled() says so.
   Status Apply(std::string_view key, std::optional<std::string_view> value);
+
+  // Whether a full batch is waiting for RocksDB to take writes again. The
+  // caller should apply no more until Unstall() clears it: records applied
+  // meanwhile are kept, in a batch that grows.
+  bool stalled() const { return stalled_; }
+  // Offers the waiting batch again, without waiting either.
+  Status Unstall();
 
   // Keeps the local state and forgets only its changelog position, synced:
   // for a shard ahead of a changelog it did not write, whose next
@@ -70,7 +81,9 @@ class ShardRestore {
 
  private:
   ShardRestore() = default;
-  Status WriteBuffered();
+  // Writes the buffered batch. Without `may_wait`, a write stall leaves it
+  // buffered and sets stalled_.
+  Status WriteBuffered(bool may_wait);
   // A snapshot record: drops what was applied, buffered or written.
   Status StartOver();
 
@@ -83,6 +96,8 @@ class ShardRestore {
   std::unique_ptr<Batch> batch_;
   uint64_t records_ = 0, bytes_ = 0, snapshots_ = 0;
   bool finished_ = false;  // Finish() made everything applied durable
+  bool stalled_ = false;   // the buffered batch was turned away
+  friend class RestoreProbe;  // holds RocksDB's background work, for tests
 };
 
 }  // namespace pagesieve::store

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "changelog_fixture.h"
@@ -149,6 +150,60 @@ TEST_F(ChangelogTest, AnAbandonedRestoreIsNotFlushedAtCloseAndTheNextOneAppliesI
   Shard& restored = OpenRestored();
   EXPECT_EQ(restored.checkpointed_offset(), Offset(25));
   EXPECT_TRUE(restored.LookupContent("site", DigestOf(20)).value().has_value());
+}
+
+// A restore runs on the thread that polls the group. When its writes
+// outrun RocksDB's flushes (a slow disk), RocksDB stalls writers until the
+// flushes catch up, seconds on end: the restore must hand the loop back
+// instead, keeping what it could not write, and lose nothing.
+TEST_F(ChangelogTest, ARestoreMeetingAWriteStallKeepsItsBatchInsteadOfWaiting) {
+  constexpr int64_t kRecords = 20'000;  // 60,000 entries: several memtables of the env below
+  FakeTopic topic;
+  Shard& source = OpenOther();
+  for (int64_t i = 0; i < kRecords; ++i) WriteRecord(source, i, Ms(1000 + i), i);
+  topic.Checkpoint(source, Offset(kRecords));
+
+  // Memtables of 1 MiB in all, and no flush may run: RocksDB soon stalls.
+  StateEnvOptions small = storetest::TestEnvOptions(root_ / "small");
+  small.write_buffer_bytes = 1 << 20;
+  std::unique_ptr<StateEnv> env = StateEnv::Create(small).value();
+  std::unique_ptr<ShardRestore> restore =
+      env->OpenRestore("pages", storetest::kPartition, storetest::TestShardOptions()).value();
+  RestoreProbe probe(*restore);
+  ASSERT_TRUE(probe.PauseBackgroundWork().ok());
+  auto apply = [&](const FakeTopic::Record& r) {
+    return restore->Apply(r.key,
+                          r.value ? std::optional<std::string_view>(*r.value) : std::nullopt);
+  };
+  // The changelog over and over (applying a record again changes nothing),
+  // until RocksDB has no memtable left to take a batch.
+  const size_t count = topic.records.size();
+  size_t applied = 0;
+  while (applied < 20 * count && !restore->stalled()) {
+    ASSERT_TRUE(apply(topic.records[applied++ % count]).ok());
+  }
+  ASSERT_TRUE(restore->stalled()) << applied << " records applied without a stall";
+  ASSERT_TRUE(restore->Unstall().ok());
+  EXPECT_TRUE(restore->stalled());  // the flushes are still held
+
+  ASSERT_TRUE(probe.ContinueBackgroundWork().ok());
+  for (int tries = 0; restore->stalled() && tries < 3000; ++tries) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_TRUE(restore->Unstall().ok());
+  }
+  ASSERT_FALSE(restore->stalled());
+  while (applied % count != 0) ASSERT_TRUE(apply(topic.records[applied++ % count]).ok());
+  ASSERT_TRUE(restore->Finish(topic.end()).ok());
+  restore.reset();
+
+  // Every record is there, those of the batch once turned away too.
+  std::unique_ptr<Shard> restored =
+      env->OpenShard("pages", storetest::kPartition, storetest::TestShardOptions()).value();
+  EXPECT_EQ(restored->checkpointed_offset(), Offset(kRecords));
+  for (int64_t n = 0; n < kRecords; ++n) {
+    ASSERT_TRUE(restored->LookupContent("site", DigestOf(n)).value().has_value()) << n;
+    ASSERT_TRUE(restored->LookupUrl("site", DigestOf(1000 + n)).value().seen) << n;
+  }
 }
 
 TEST_F(ChangelogTest, ResetForgetsLocalStateBeforeAFullRestore) {
