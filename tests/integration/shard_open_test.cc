@@ -141,11 +141,11 @@ TEST_F(ShardOpenTest, AMemberOpeningLargeShardsStaysInTheGroupWhenAnotherJoins) 
   std::vector<TestMessage> stream = LabelledStream({.seed = 31});
   const std::string group = "group-" + input_;
   const std::string a_config = WriteStrictConfig("a", group, dir_.File("state-a"));
-  // The joining member restores two of a's large shards from the
-  // changelog before it takes them up (seconds per million entries). Its
-  // restore writes on its consuming thread, where a RocksDB write stall on a
-  // slow disk has held the loop for 8 s: b keeps librdkafka's default poll
-  // interval, as it is not what this test is about.
+  // The joining member restores a's large shards from the changelog before
+  // it takes them up (seconds per million entries), on its consuming
+  // thread; once a RocksDB write stall held that loop 8 s (restores no
+  // longer wait in one: changelog_test.cc). b keeps librdkafka's default
+  // poll interval all the same: this test is about a.
   const std::string b_config = WriteConfig("b", group, dir_.File("state-b"));
   WriteLargeShards(dir_.File("state-a"), stream);
   if (HasFatalFailure()) return;
