@@ -2,12 +2,16 @@
 
 #include <spdlog/spdlog.h>
 
+#include <thread>
+
 namespace pagesieve::run {
 namespace {
 
 using std::chrono::milliseconds;
 
 constexpr Duration kProgressInterval = std::chrono::seconds(5);
+// How often a batch RocksDB turned away is offered again within a step.
+constexpr Duration kStallRetry = std::chrono::milliseconds(5);
 
 std::string Name(const std::string& topic, PartitionId p) {
   return topic + "-" + std::to_string(p.value());
@@ -159,6 +163,17 @@ Status ChangelogRestorer::AdvanceProbe(PartitionId p, const kafka::Consumed& m,
   return EndProbeWindow(p, done);
 }
 
+StatusOr<bool> ChangelogRestorer::Unstall() {
+  bool stalled = false;
+  for (auto& [p, job] : jobs_) {
+    if (!job.restore) continue;
+    PS_RETURN_IF_ERROR(
+        job.restore->Unstall().WithContext("restoring " + Name(kafka_.input_topic, p)));
+    stalled = stalled || job.restore->stalled();
+  }
+  return stalled;
+}
+
 Status ChangelogRestorer::Reassign() {
   std::vector<std::pair<PartitionId, Offset>> positions;
   for (const auto& [p, job] : jobs_) positions.emplace_back(p, job.next);
@@ -171,12 +186,12 @@ StatusOr<std::vector<ChangelogRestorer::Restored>> ChangelogRestorer::Advance(Du
   // RocksDB stalls writers while its flushes are behind (a slow disk): the
   // batch it turned away is offered again first, and while any is waiting
   // nothing more is read, without holding up the loop that polls the group.
-  bool stalled = false;
-  for (auto& [p, job] : jobs_) {
-    if (!job.restore) continue;
-    PS_RETURN_IF_ERROR(job.restore->Unstall().WithContext("restoring " +
-                                                          Name(kafka_.input_topic, p)));
-    stalled = stalled || job.restore->stalled();
+  // Within this step's budget it is offered every few milliseconds, as
+  // long as a step spends reading anyway, rather than spinning.
+  PS_ASSIGN_OR_RETURN(bool stalled, Unstall());
+  for (int i = 0; stalled && i < budget / kStallRetry && clock_.SteadyNow() < deadline; ++i) {
+    std::this_thread::sleep_for(kStallRetry);
+    PS_ASSIGN_OR_RETURN(stalled, Unstall());
   }
   if (stalled) {
     metrics_.restore_stalls.Increment();

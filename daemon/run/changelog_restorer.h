@@ -93,6 +93,8 @@ class ChangelogRestorer {
   // The probe's window is read: reads further back, or decides.
   Status EndProbeWindow(PartitionId partition, std::vector<Restored>* done);
 
+  // Offers every batch RocksDB turned away again; whether one still waits.
+  StatusOr<bool> Unstall();
   // Points the restore consumer at every job's next offset.
   Status Reassign();
   // Drops the partition's job and adds it to `done`, with what makes its
