@@ -141,7 +141,8 @@ Status Assignment::TakeUp(Shards partitions, pipeline::Lanes& lanes, bool always
       ++it;
       continue;
     }
-    StatusOr<std::pair<PartitionId, Offset>> one = Open(p, std::move(waiting.shard), *answers, lanes);
+    StatusOr<std::pair<PartitionId, Offset>> one =
+        Open(p, std::move(waiting.shard), *answers, lanes);
     it = unpositioned_.erase(it);
     if (!one.ok()) return one.status().WithContext(context);
     positions.push_back(*one);

@@ -28,9 +28,10 @@ namespace pagesieve::run {
 // starts this work: the consumer goes on polling while shards restore and
 // open (seconds per million entries), and Advance() takes each partition up
 // (incremental assign) when its shard is ready and the brokers have said
-// where it starts (a broker restarting can take a while to). A partition revoked is
-// finished and committed before it is let go; one lost is dropped; one
-// still restoring or opening is let go at once.
+// where it starts (a broker restarting can take a while to). A partition
+// revoked is finished and committed before it is let go; one lost is
+// dropped; one still restoring, opening or waiting for its start is let go
+// at once.
 //
 // Called on the consuming thread, from within Consumer::Consume() for the
 // rebalance events. Not thread-safe.
