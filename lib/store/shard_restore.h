@@ -53,8 +53,9 @@ class ShardRestore {
   // A marker written under another fingerprint version or SimHash layout is
   // FailedPrecondition. A snapshot record (changelog.h) voids everything
   // before it: the shard is Reset() and what follows rebuilds it whole.
-  // Never waits for RocksDB: a batch it turns away (a write stall, its
-  // flushes and compactions behind) is kept, and stalled() says so.
+  // Does not wait for RocksDB's write stalls: a batch it turns away (its
+  // flushes and compactions behind) is kept, and stalled() says so. (A
+  // snapshot record's Reset() is a synced write, and may wait; it is rare.)
   Status Apply(std::string_view key, std::optional<std::string_view> value);
 
   // Whether a full batch is waiting for RocksDB to take writes again. The
