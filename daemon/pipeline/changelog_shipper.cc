@@ -43,7 +43,7 @@ void ChangelogShipper::LogSeed() const {
                seed_records_, static_cast<double>(seed_bytes_) / 1e6);
 }
 
-StatusOr<bool> ChangelogShipper::Ship(Sink& sink, store::Shard& shard) {
+StatusOr<bool> ChangelogShipper::Ship(Sink& sink, store::Shard& shard, bool in_transaction) {
   size_t read = 0;
   for (;;) {
     while (!unsent_.empty()) {
@@ -70,7 +70,7 @@ StatusOr<bool> ChangelogShipper::Ship(Sink& sink, store::Shard& shard) {
       seed_.reset();
     }
   }
-  return counter_->unacknowledged == 0;
+  return in_transaction || counter_->unacknowledged == 0;
 }
 
 Offset ChangelogShipper::Finish(store::Shard& shard, bool transactional) {

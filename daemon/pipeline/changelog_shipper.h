@@ -41,9 +41,11 @@ class ChangelogShipper {
   // Sends what is queued, reading the next pieces of a seed from `shard`
   // (at most kSeedKeysPerShip stored keys a call, so that the partition's
   // thread goes back to polling between them); true once every record of
-  // the checkpoint is acknowledged. Then the checkpoint may be made:
-  // Finish() first. `shard` must not change while it ships.
-  StatusOr<bool> Ship(Sink& sink, store::Shard& shard);
+  // the checkpoint is acknowledged, or, `in_transaction`, once every one is
+  // sent: the transaction's commit waits for their acknowledgements
+  // (Sink::CommitTransaction). Then the checkpoint may be made: Finish()
+  // first. `shard` must not change while it ships.
+  StatusOr<bool> Ship(Sink& sink, store::Shard& shard, bool in_transaction = false);
 
   // Stored keys a seed reads per Ship() call: a few tens of milliseconds.
   static constexpr size_t kSeedKeysPerShip = 50'000;

@@ -177,12 +177,18 @@ StatusOr<bool> Lane::PrepareCommit(Sink& sink) {
     // pipeline's SendNow() that follows is then what sends it, not the
     // producer's linger.
     PS_ASSIGN_OR_RETURN(bool all_sent, SendUnsent(sink));
-    if (!all_sent || counter_->unacknowledged > 0) return false;
+    // Nothing waits for acknowledgements here: the commit flushes what is
+    // in flight and aborts if any of it failed (Sink::CommitTransaction).
+    // So the changelog records follow the output at once, and the input
+    // offsets join the transaction while both are in flight: a commit
+    // used to wait for three round trips in turn before its own two
+    // (docs/daemon.md, "Exactly once").
+    if (!all_sent) return false;
     if (!changelog_ || next_offset_.value() < 0 || !progressed()) return true;
     PrepareShard();
     PS_RETURN_IF_ERROR(changelog_->Begin(*shard_, next_offset_));
   }
-  return changelog_->Ship(sink, *shard_);
+  return changelog_->Ship(sink, *shard_, /*in_transaction=*/true);
 }
 
 std::optional<Offset> Lane::commit_offset() const {
@@ -191,15 +197,21 @@ std::optional<Offset> Lane::commit_offset() const {
 }
 
 Status Lane::FinishCommit() {
+  const bool shipped = changelog_ && changelog_->shipping();
+  if (shipped && changelog_->deliveries().unacknowledged > 0) {
+    // The sink's commit waits for every acknowledgement; the shard saves
+    // where the changelog stands after them.
+    return Status::Internal(name_ + ": a transaction committed before its changelog records " +
+                            "were acknowledged");
+  }
   commit_requested_ = false;
   if (next_offset_.value() < 0 || !progressed()) {
     last_checkpoint_ = clock_.SteadyNow();
     since_checkpoint_ = 0;
     return Status::Ok();
   }
-  const Offset next = changelog_ && changelog_->shipping()
-                          ? changelog_->Finish(*shard_, /*transactional=*/true)
-                          : next_offset_;
+  const Offset next =
+      shipped ? changelog_->Finish(*shard_, /*transactional=*/true) : next_offset_;
   return Commit(next);
 }
 

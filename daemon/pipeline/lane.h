@@ -127,9 +127,10 @@ class Lane {
   // The stage holds output for the next commit (Stage::HoldsOutput).
   bool HoldsOutput() const { return stage_.HoldsOutput(partition_); }
   bool commit_requested() const { return commit_requested_; }
-  // Makes the lane ready for the transaction to commit: every sent message
-  // acknowledged, then the changelog records of what changed shipped and
-  // acknowledged. True when ready; may take several calls.
+  // Makes the lane ready for the transaction to commit: its output and the
+  // changelog records of what changed handed to the sink, whose commit
+  // waits for their acknowledgements. True when ready; may take several
+  // calls.
   StatusOr<bool> PrepareCommit(Sink& sink);
   // The input offset the transaction commits for this lane, if it read
   // anything.

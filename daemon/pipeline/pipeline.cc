@@ -205,6 +205,13 @@ Status Pipeline::AdvanceTransaction(bool force, bool* committed) {
   }
   const Status s = sink_.CommitTransaction(offsets);
   if (s.code() == StatusCode::kAborted) {
+    // A message that failed while the commit waited for it aborts the
+    // transaction; one that would fail the same way when decided again
+    // stops the stage instead (Lane::CheckDeliveries).
+    for (const auto& [p, open] : lanes_) {
+      const Status delivered = open.lane->CheckDeliveries();
+      if (!delivered.ok() && delivered.code() != StatusCode::kAborted) return delivered;
+    }
     rollback_ = s.message();
     return Status::Ok();
   }

@@ -64,11 +64,13 @@ class Sink {
   // commits input offsets only through CommitTransaction().
   virtual bool transactional() const { return false; }
   // Commits everything sent since the last commit together with `offsets`
-  // (each partition's next input offset), once every message is
-  // acknowledged. kAborted: the transaction was aborted instead (the group
-  // moved on, a zombie's offsets were refused, a message timed out): none
-  // of it is visible and the caller decides those records again from its
-  // last checkpoint. Any other error is fatal.
+  // (each partition's next input offset). It waits for every message sent
+  // to be acknowledged first, their counters told, so callers send and
+  // commit without waiting themselves. kAborted: the transaction was
+  // aborted instead (the group moved on, a zombie's offsets were refused, a
+  // message failed or timed out; its counter says so): none of it is
+  // visible and the caller decides those records again from its last
+  // checkpoint. Any other error is fatal.
   virtual Status CommitTransaction(const std::vector<std::pair<PartitionId, Offset>>& offsets) {
     (void)offsets;
     return Status::Internal("not a transactional sink");

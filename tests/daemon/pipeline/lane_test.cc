@@ -244,6 +244,41 @@ TEST_F(LaneTest, TheChangelogGetsACheckpointBeforeTheShardDoes) {
   EXPECT_EQ(sink_.sent.size(), shipped + 1);  // record 2's verdict, now
 }
 
+// Exactly once, a commit's changelog records go out beside the output still
+// in flight, without waiting for its acknowledgements: the sink's commit
+// waits for both (Sink::CommitTransaction). The shard is checkpointed after
+// the commit, where the changelog stands after its records and the
+// transaction's marker.
+TEST_F(LaneTest, ExactlyOnceTheChangelogGoesOutBesideTheOutputInFlight) {
+  options_.changelog_topic = "changelog";
+  options_.transactional = true;
+  Open(Offset(0));
+  lane_->Add(Record(0, "https://a.example/0", 0));
+  lane_->Add(Record(1, "https://a.example/1", 1));
+  PrepareAll();
+  ASSERT_TRUE(Process().ok());
+  const size_t verdicts = sink_.sent.size();
+  ASSERT_EQ(sink_.unacknowledged(), static_cast<int64_t>(verdicts));
+
+  lane_->RequestCommit();
+  StatusOr<bool> ready = lane_->PrepareCommit(sink_);
+  ASSERT_TRUE(ready.ok()) << ready.status().ToString();
+  EXPECT_TRUE(*ready) << "waited for the output's acknowledgements";
+  ASSERT_GT(sink_.sent.size(), verdicts) << "no changelog record sent";
+  for (size_t i = verdicts; i < sink_.sent.size(); ++i) {
+    EXPECT_EQ(sink_.sent[i].topic, "changelog");
+  }
+  EXPECT_EQ(sink_.sent.back().key, store::ChangelogMarkerKey());
+  // The shard cannot say where the changelog stands before it is told.
+  EXPECT_EQ(lane_->FinishCommit().code(), StatusCode::kInternal);
+
+  sink_.AckAll();  // what the sink's commit waits for
+  ASSERT_TRUE(lane_->FinishCommit().ok());
+  EXPECT_EQ(lane_->shard()->checkpointed_offset(), Offset(2));
+  // The records took log offsets 0 to sent - 1; the marker follows.
+  EXPECT_EQ(lane_->shard()->changelog_next(), Offset(static_cast<int64_t>(sink_.sent.size()) + 1));
+}
+
 // A shard checkpointed with the changelog off is shipped whole once the
 // changelog is on, even when its partition gets no new record: an idle
 // partition would otherwise move without its history.
@@ -401,6 +436,7 @@ class SpeakingLaneTest : public LaneTest {
       ASSERT_TRUE(ready.ok()) << ready.status().ToString();
       if (*ready) break;
     }
+    sink_.AckAll();  // the sink's commit waits for every acknowledgement
     ASSERT_TRUE(lane_->FinishCommit().ok());
   }
   // One record decided and committed: the lane starts checkpointed.

@@ -16,6 +16,18 @@ Status RecordingSink::Send(const OutputMessage& m,
 
 Status RecordingSink::CommitTransaction(
     const std::vector<std::pair<PartitionId, Offset>>& offsets) {
+  // As the producer's commit: every message in flight is acknowledged (or
+  // fails) before the commit is asked for.
+  if (on_commit) on_commit();
+  if (fail_during_commit_ && !waiting_.empty()) {
+    FailNext(fail_during_commit_->first, fail_during_commit_->second);
+    fail_during_commit_.reset();
+    AckAll();
+    in_transaction_ = false;
+    ++aborts;
+    return Status::Aborted("1 message(s) failed delivery");
+  }
+  AckAll();
   if (refuse_commit_) {
     refuse_commit_ = false;
     in_transaction_ = false;

@@ -55,6 +55,14 @@ class RecordingSink final : public Sink {
   bool in_transaction() const override { return in_transaction_; }
   void set_transactional(bool transactional) { transactional_ = transactional; }
   void RefuseNextCommit() { refuse_commit_ = true; }
+  // The next commit meets the oldest unacknowledged message failing with
+  // `error` while it waits for the acknowledgements (FailNext), and aborts.
+  void FailDuringNextCommit(const std::string& error, bool permanent = false) {
+    fail_during_commit_ = std::make_pair(error, permanent);
+  }
+  // Called as a commit begins waiting for the acknowledgements: a test
+  // advances its clock there, for the time they take.
+  std::function<void()> on_commit;
 
   std::vector<OutputMessage> sent;
   int polls = 0;
@@ -72,6 +80,7 @@ class RecordingSink final : public Sink {
   bool transactional_ = false;
   bool in_transaction_ = false;
   bool refuse_commit_ = false;
+  std::optional<std::pair<std::string, bool>> fail_during_commit_;
   std::deque<std::shared_ptr<DeliveryCounter>> waiting_;
   int64_t next_log_offset_ = 0;
 };
