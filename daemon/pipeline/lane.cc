@@ -112,6 +112,8 @@ Status Lane::Process(Sink& sink, int64_t max_unacknowledged, engine::VerdictCoun
         next_offset_ = std::max(next_offset_, *skip_to_);
         skip_to_.reset();
       }
+      // Nothing to decide: a slice of the next checkpoint's reading now.
+      if (changelog_ && shard_) PS_RETURN_IF_ERROR(shard_->SweepAhead(kIdleSweepKeys));
       return Status::Ok();
     }
     if (sink.unacknowledged() >= max_unacknowledged) return Status::Ok();

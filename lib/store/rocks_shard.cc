@@ -308,6 +308,12 @@ Status RocksShard::ForEachChange(Offset next_offset, const ChangeFn& fn) {
   return Status::Ok();
 }
 
+Status RocksShard::SweepAhead(size_t max_keys) {
+  PS_RETURN_IF_ERROR(error_);
+  if (!expired_->enabled()) return Status::Ok();  // no changelog shipped yet
+  return sweep_.WalkAhead(db_.get(), ExpireAt(), max_keys);
+}
+
 StatusOr<bool> RocksShard::ForEachSnapshotChange(Offset next_offset, SnapshotCursor* cursor,
                                                  size_t max_keys, const ChangeFn& fn) {
   PS_RETURN_IF_ERROR(error_);

@@ -69,6 +69,7 @@ class RocksShard final : public Shard {
   void DeleteHeld(std::string_view key) override;
   Status ForEachHeld(const HeldFn& fn) override;
 
+  Status SweepAhead(size_t max_keys) override;
   Status ForEachChange(Offset next_offset, const ChangeFn& fn) override;
   StatusOr<bool> ForEachSnapshotChange(Offset next_offset, SnapshotCursor* cursor,
                                        size_t max_keys, const ChangeFn& fn) override;

@@ -130,6 +130,12 @@ class Shard : public TierStores {
   // change in between (the lane processes nothing while it ships).
   virtual StatusOr<bool> ForEachSnapshotChange(Offset next_offset, SnapshotCursor* cursor,
                                                size_t max_keys, const ChangeFn& fn) = 0;
+  // Reads up to `max_keys` stored keys of the next checkpoint's expiry
+  // sweep now, while the shard is idle, so that the checkpoint (during
+  // which its partition decides nothing) has that much less to read
+  // (ExpirySweep::WalkAhead). Changes nothing the shard answers; does
+  // nothing until the shard ships a changelog.
+  virtual Status SweepAhead(size_t max_keys) = 0;
   // The changelog offset after the records of the next checkpoint, saved
   // with it.
   virtual void SetChangelogNext(Offset changelog_next) = 0;

@@ -1,6 +1,9 @@
 #include "store/shard_db.h"
 
+#include <rocksdb/listener.h>
 #include <rocksdb/write_batch.h>
+
+#include <atomic>
 
 #include <filesystem>
 #include <system_error>
@@ -46,6 +49,23 @@ rocksdb::Status OpenDb(const rocksdb::DBOptions& db_options, const std::string& 
 
 }  // namespace
 
+// Counts the memtables RocksDB seals, by column family name. Called on a
+// writing thread (the shard's, or a flush's), read on the shard's.
+class ShardDb::SealCounter : public rocksdb::EventListener {
+ public:
+  void OnMemTableSealed(const rocksdb::MemTableInfo& info) override {
+    for (int cf = 0; cf < kNumCfs; ++cf) {
+      if (info.cf_name == CfName(static_cast<Cf>(cf))) sealed_[cf].fetch_add(1);
+    }
+  }
+  uint64_t sealed(Cf cf) const { return sealed_[cf].load(); }
+
+ private:
+  std::array<std::atomic<uint64_t>, kNumCfs> sealed_{};
+};
+
+uint64_t ShardDb::memtables_sealed(Cf cf) const { return seals_ ? seals_->sealed(cf) : 0; }
+
 const char* CfName(Cf cf) {
   // The metadata lives in RocksDB's default column family, which always exists.
   static constexpr const char* kNames[kNumCfs] = {"default", "url", "exact", "near", "bloom"};
@@ -70,8 +90,11 @@ StatusOr<std::unique_ptr<ShardDb>> ShardDb::Open(
   std::unique_ptr<ShardDb> shard_db(new ShardDb());  // private constructor
   shard_db->dir_ = dir;
   shard_db->sync_ = sync;
+  shard_db->seals_ = std::make_shared<SealCounter>();
+  rocksdb::DBOptions options = db_options;
+  options.listeners.push_back(shard_db->seals_);
   rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = OpenDb(db_options, dir, families, &shard_db->handles_, &raw);
+  rocksdb::Status s = OpenDb(options, dir, families, &shard_db->handles_, &raw);
   if (IsLockError(s)) {
     return Status::FailedPrecondition("shard " + dir +
                                       " is in use: another process (or this one) has it open (" +

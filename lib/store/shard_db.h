@@ -73,6 +73,10 @@ class ShardDb {
   Status SyncWal();
 
   size_t pending_writes() const;
+  // How many memtables of `cf` RocksDB has sealed (switched for a new one)
+  // since the open: an iterator made before the last seal keeps the sealed
+  // memtable alive, flushed or not.
+  uint64_t memtables_sealed(Cf cf) const;
   rocksdb::DB* db() { return db_.get(); }
   rocksdb::ColumnFamilyHandle* handle(Cf cf) { return handles_[cf]; }
   const std::string& dir() const { return dir_; }
@@ -92,11 +96,14 @@ class ShardDb {
     std::string value;
   };
 
+  class SealCounter;
+
   ShardDb() = default;
   Status ReadDb(Cf cf, std::string_view key, LastRead* out);
 
   std::string dir_;
   bool sync_ = false;
+  std::shared_ptr<SealCounter> seals_;  // a listener of the database
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   std::array<Overlay, kNumCfs> overlay_;

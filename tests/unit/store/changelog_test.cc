@@ -385,7 +385,7 @@ TEST_F(ChangelogTest, TheSweepWorksInSlicesPacedByTheWritesOfEachCheckpoint) {
   std::vector<size_t> tombstones;
   for (int64_t i = 0; i < 6; ++i) {
     ASSERT_TRUE(
-        source->InsertContent("site", DigestOf(kOld + i), MakeOrigin(kOld + i, Ms(200'000))).ok());
+        source->InsertContent("site", DigestOf(kOld + i), MakeOrigin(kOld + i, Ms(120'000))).ok());
     const size_t before = topic.records.size();
     topic.Checkpoint(*source, Offset(kOld + i + 1));
     size_t n = 0;
@@ -395,6 +395,89 @@ TEST_F(ChangelogTest, TheSweepWorksInSlicesPacedByTheWritesOfEachCheckpoint) {
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(tombstones[i], 4096, 16) << i;
   EXPECT_EQ(topic.LiveKeysByFamily()[kExactCf], 6);
   EXPECT_EQ(probe.CountKeys(kExactCf).value(), 6u);
+}
+
+// An idle shard reads its next checkpoint's share of the sweep ahead
+// (Shard::SweepAhead), so that the checkpoint, during which its partition
+// decides nothing, has that much less to read; the checkpoint ships what
+// the reading ahead found.
+TEST_F(ChangelogTest, AnIdleShardReadsTheSweepAheadAndItsCheckpointShipsWhatWasFound) {
+  const ShardOptions options = ShortTtls();
+  FakeTopic topic;
+  Shard* source = &Open(options);
+  ShardProbe probe(*source);
+  constexpr int64_t kOld = 20'000;
+  for (int64_t i = 0; i < kOld; ++i) {
+    ASSERT_TRUE(source->InsertContent("site", DigestOf(i), MakeOrigin(i, Ms(1000))).ok());
+  }
+  topic.Checkpoint(*source, Offset(kOld));
+  // Event time moves on: every old entry is dead. The shard reads ahead up
+  // to the last checkpoint's budget (4096 keys plus 4 per write: all 20,000).
+  ASSERT_TRUE(source->InsertContent("site", DigestOf(kOld), MakeOrigin(kOld, Ms(200'000))).ok());
+  ASSERT_TRUE(source->SweepAhead(100'000).ok());
+  const size_t before = topic.records.size();
+  topic.Checkpoint(*source, Offset(kOld + 1));
+  size_t tombstones = 0;
+  for (size_t r = before; r < topic.records.size(); ++r) tombstones += !topic.records[r].value;
+  // Its own budget would have reached 4,100 of them.
+  EXPECT_EQ(tombstones, static_cast<size_t>(kOld));
+  EXPECT_EQ(probe.CountKeys(kExactCf).value(), 1u);
+  EXPECT_EQ(topic.LiveKeysByFamily()[kExactCf], 1);
+}
+
+// What the reading ahead found dead is read again by the checkpoint: an
+// entry written since (seen again) stays.
+TEST_F(ChangelogTest, AnEntryFoundDeadAheadButSeenAgainBeforeTheCheckpointStays) {
+  const ShardOptions options = ShortTtls();
+  FakeTopic topic;
+  Shard* source = &Open(options);
+  for (int64_t i = 0; i < 30; ++i) WriteRecord(*source, i, Ms(500 + i * 1000), i);
+  topic.Checkpoint(*source, Offset(30));
+  WriteRecord(*source, 30, Ms(100'000), 30);  // records 0..19 are dead now
+  ASSERT_TRUE(source->SweepAhead(100'000).ok());
+  WriteRecord(*source, 31, Ms(100'000), 3);  // record 3's content and URL again
+  topic.Checkpoint(*source, Offset(32));
+  std::map<int, int> live = topic.LiveKeysByFamily();
+  EXPECT_EQ(live[kUrlCf], 12);  // 20..30 and 3
+  EXPECT_EQ(live[kExactCf], 12);
+  EXPECT_EQ(live[kNearCf], 12);
+  EXPECT_TRUE(source->LookupContent("site", DigestOf(3)).value().has_value());
+}
+
+// The sweep keeps its RocksDB iterator from step to step (a new one over the
+// hash memtables copies and sorts them). Entries written again after the
+// iterator was made are live however old the iterator's copy of them: the
+// sweep reads each entry it finds dead again before deleting it.
+TEST_F(ChangelogTest, TheSweepsIteratorOlderThanAnEntryDoesNotDeleteIt) {
+  const ShardOptions options = ShortTtls();
+  FakeTopic topic;
+  Shard* source = &Open(options);
+  ShardProbe probe(*source);
+  constexpr int64_t kOld = 20'000;
+  for (int64_t i = 0; i < kOld; ++i) {
+    ASSERT_TRUE(source->InsertContent("site", DigestOf(i), MakeOrigin(i, Ms(1000))).ok());
+  }
+  topic.Checkpoint(*source, Offset(kOld));
+  ASSERT_TRUE(source->SweepAhead(1).ok());  // the iterator sees the 20,000, seen at 1 s
+  // 100 of them seen again at 70 s, committed; at 120 s the rest are dead.
+  for (int64_t i = 0; i < kOld; i += kOld / 100) {
+    ASSERT_TRUE(source->TouchContent("site", DigestOf(i), Ms(70'000)).ok());
+  }
+  topic.Checkpoint(*source, Offset(kOld));
+  ASSERT_TRUE(source->InsertContent("site", DigestOf(kOld), MakeOrigin(kOld, Ms(120'000))).ok());
+  topic.Checkpoint(*source, Offset(kOld + 1));
+  // Later checkpoints walk on, through the same iterator (the memtable grew
+  // by far less than a quarter), past the entries seen again.
+  for (int64_t i = 1; i < 8; ++i) {
+    ASSERT_TRUE(
+        source->InsertContent("site", DigestOf(kOld + i), MakeOrigin(kOld + i, Ms(120'000))).ok());
+    topic.Checkpoint(*source, Offset(kOld + i + 1));
+  }
+  EXPECT_EQ(probe.CountKeys(kExactCf).value(), 108u);
+  EXPECT_EQ(topic.LiveKeysByFamily()[kExactCf], 108);
+  for (int64_t i = 0; i < kOld; i += kOld / 100) {
+    EXPECT_TRUE(source->LookupContent("site", DigestOf(i)).value().has_value()) << i;
+  }
 }
 
 TEST_F(ChangelogTest, BloomModeShipsTheFilterPagesAndRestoresThem) {
