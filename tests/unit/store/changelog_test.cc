@@ -368,15 +368,20 @@ TEST_F(ChangelogTest, ACheckpointSpanningMoreThanATtlShipsOnlyWhatIsStillAlive) 
   EXPECT_EQ(shipped, live);
 }
 
+// Content entries 0..n-1, seen at `t`, in one checkpoint's writes.
+void InsertContentSeenAt(Shard& shard, int64_t n, EventTime t) {
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(shard.InsertContent("site", DigestOf(i), MakeOrigin(i, t)).ok());
+  }
+}
+
 TEST_F(ChangelogTest, TheSweepWorksInSlicesPacedByTheWritesOfEachCheckpoint) {
   const ShardOptions options = ShortTtls();
   FakeTopic topic;
   Shard* source = &Open(options);
   ShardProbe probe(*source);
   constexpr int64_t kOld = 20'000;
-  for (int64_t i = 0; i < kOld; ++i) {
-    ASSERT_TRUE(source->InsertContent("site", DigestOf(i), MakeOrigin(i, Ms(1000))).ok());
-  }
+  InsertContentSeenAt(*source, kOld, Ms(1000));
   topic.Checkpoint(*source, Offset(kOld));
 
   // Each later checkpoint writes one entry, at a time when all the old ones
@@ -385,7 +390,7 @@ TEST_F(ChangelogTest, TheSweepWorksInSlicesPacedByTheWritesOfEachCheckpoint) {
   std::vector<size_t> tombstones;
   for (int64_t i = 0; i < 6; ++i) {
     ASSERT_TRUE(
-        source->InsertContent("site", DigestOf(kOld + i), MakeOrigin(kOld + i, Ms(120'000))).ok());
+        source->InsertContent("site", DigestOf(kOld + i), MakeOrigin(kOld + i, Ms(200'000))).ok());
     const size_t before = topic.records.size();
     topic.Checkpoint(*source, Offset(kOld + i + 1));
     size_t n = 0;
@@ -407,9 +412,7 @@ TEST_F(ChangelogTest, AnIdleShardReadsTheSweepAheadAndItsCheckpointShipsWhatWasF
   Shard* source = &Open(options);
   ShardProbe probe(*source);
   constexpr int64_t kOld = 20'000;
-  for (int64_t i = 0; i < kOld; ++i) {
-    ASSERT_TRUE(source->InsertContent("site", DigestOf(i), MakeOrigin(i, Ms(1000))).ok());
-  }
+  InsertContentSeenAt(*source, kOld, Ms(1000));
   topic.Checkpoint(*source, Offset(kOld));
   // Event time moves on: every old entry is dead. The shard reads ahead up
   // to the last checkpoint's budget (4096 keys plus 4 per write: all 20,000).
@@ -454,9 +457,7 @@ TEST_F(ChangelogTest, TheSweepsIteratorOlderThanAnEntryDoesNotDeleteIt) {
   Shard* source = &Open(options);
   ShardProbe probe(*source);
   constexpr int64_t kOld = 20'000;
-  for (int64_t i = 0; i < kOld; ++i) {
-    ASSERT_TRUE(source->InsertContent("site", DigestOf(i), MakeOrigin(i, Ms(1000))).ok());
-  }
+  InsertContentSeenAt(*source, kOld, Ms(1000));
   topic.Checkpoint(*source, Offset(kOld));
   ASSERT_TRUE(source->SweepAhead(1).ok());  // the iterator sees the 20,000, seen at 1 s
   // 100 of them seen again at 70 s, committed; at 120 s the rest are dead.
