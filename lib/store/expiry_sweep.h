@@ -3,8 +3,8 @@
 #include <rocksdb/iterator.h>
 
 #include <cstdint>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>

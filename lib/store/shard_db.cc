@@ -4,7 +4,6 @@
 #include <rocksdb/write_batch.h>
 
 #include <atomic>
-
 #include <filesystem>
 #include <system_error>
 
