@@ -67,6 +67,22 @@ class PipelineTest : public PipelineTestBase {
   void Push(PartitionId p, int64_t offset, const std::string& url, int seed) {
     source_.Push(p, Offset(offset), EventJson(offset, url, seed));
   }
+  // Exactly once: one record of partition 2 decided and sent, in the open
+  // transaction.
+  void MakeExactlyOnceWithOneRecordSent() {
+    options_.lane.transactional = true;
+    sink_.set_transactional(true);
+    Make();
+    source_.Assign(kP2);
+    Push(kP2, 0, "https://two.example/a", 1);
+    StepUntilSent(1);
+  }
+  // Steps until the run stops, at most ten steps; why it stopped.
+  Status StepUntilStopped() {
+    Status failed;
+    for (int i = 0; i < 10 && failed.ok(); ++i) failed = pipeline_->Step();
+    return failed;
+  }
   // Exactly once, acknowledged at once: two lanes, one record each,
   // committed in the first transaction.
   void MakeCommittedTwoLanes() {
@@ -252,12 +268,7 @@ TEST_F(PipelineTest, ExactlyOnceCommitsEveryLaneInOneTransactionWithoutWaitingFo
 // transaction and the records are decided again; one that no retry mends
 // stops the run, as when the failure comes before the commit.
 TEST_F(PipelineTest, ExactlyOnceAFailureDuringTheCommitRollsBackOrStopsTheRun) {
-  options_.lane.transactional = true;
-  sink_.set_transactional(true);
-  Make();
-  source_.Assign(kP2);
-  Push(kP2, 0, "https://two.example/a", 1);
-  StepUntilSent(1);
+  MakeExactlyOnceWithOneRecordSent();
   sink_.FailDuringNextCommit("Broker: Request timed out");
   clock_.Advance(std::chrono::seconds(2));
   StepUntil([&] { return source_.rewound.count(kP2) > 0; });
@@ -267,8 +278,7 @@ TEST_F(PipelineTest, ExactlyOnceAFailureDuringTheCommitRollsBackOrStopsTheRun) {
   StepUntilSent(2);
   sink_.FailDuringNextCommit("Broker: Message size too large", /*permanent=*/true);
   clock_.Advance(std::chrono::seconds(2));
-  Status failed;
-  for (int i = 0; i < 10 && failed.ok(); ++i) failed = pipeline_->Step();
+  const Status failed = StepUntilStopped();
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.code(), StatusCode::kUnavailable);
   EXPECT_THAT(failed.message(), HasSubstr("pages-2"));
@@ -368,12 +378,7 @@ TEST_F(PipelineTest, AFailedDeliveryStopsTheRunAndNamesThePartition) {
 // verdict larger than its topic takes): that stops the run, as at least
 // once, where it used to abort and retry without end.
 TEST_F(PipelineTest, ExactlyOnceADeliveryNoRetryMendsStopsTheRunAndAnotherRollsBack) {
-  options_.lane.transactional = true;
-  sink_.set_transactional(true);
-  Make();
-  source_.Assign(kP2);
-  Push(kP2, 0, "https://two.example/a", 1);
-  StepUntilSent(1);
+  MakeExactlyOnceWithOneRecordSent();
   sink_.FailNext("Broker: Request timed out");
   clock_.Advance(std::chrono::seconds(2));
   StepUntil([&] { return sink_.aborts == 1; });
@@ -382,8 +387,7 @@ TEST_F(PipelineTest, ExactlyOnceADeliveryNoRetryMendsStopsTheRunAndAnotherRollsB
   StepUntilSent(2);
   sink_.FailNext("Broker: Message size too large", /*permanent=*/true);
   clock_.Advance(std::chrono::seconds(2));
-  Status failed;
-  for (int i = 0; i < 10 && failed.ok(); ++i) failed = pipeline_->Step();
+  const Status failed = StepUntilStopped();
   ASSERT_FALSE(failed.ok());
   EXPECT_THAT(failed.message(), HasSubstr("pages-2"));
   EXPECT_THAT(failed.message(), HasSubstr("Message size too large"));
