@@ -68,7 +68,11 @@ Status ExpirySweep::Step(ShardDb* db, EventTime watermark, uint64_t budget,
   const uint64_t walked = std::min(ahead_, budget);
   ahead_ -= walked;
   last_budget_ = budget;
-  PS_RETURN_IF_ERROR(Walk(db, watermark, budget - walked).status());
+  // Keys written since a round ahead are fresh; keys that died since are
+  // found by the next round.
+  bool round = round_ahead_;
+  round_ahead_ = false;
+  if (!round) PS_RETURN_IF_ERROR(Walk(db, watermark, budget - walked, &round).status());
   // Found by a view older than the stored entry, or before this step's
   // writes: written again since, it may be live.
   std::vector<std::pair<Cf, std::string>> found = std::move(found_);
@@ -84,14 +88,17 @@ Status ExpirySweep::Step(ShardDb* db, EventTime watermark, uint64_t budget,
 }
 
 Status ExpirySweep::WalkAhead(ShardDb* db, EventTime watermark, uint64_t max_keys) {
-  if (ahead_ >= last_budget_) return Status::Ok();
-  PS_ASSIGN_OR_RETURN(const uint64_t visited,
-                      Walk(db, watermark, std::min(max_keys, last_budget_ - ahead_)));
+  if (round_ahead_ || ahead_ >= last_budget_) return Status::Ok();
+  PS_ASSIGN_OR_RETURN(
+      const uint64_t visited,
+      Walk(db, watermark, std::min(max_keys, last_budget_ - ahead_), &round_ahead_));
   ahead_ += visited;
   return Status::Ok();
 }
 
-StatusOr<uint64_t> ExpirySweep::Walk(ShardDb* db, EventTime watermark, uint64_t budget) {
+StatusOr<uint64_t> ExpirySweep::Walk(ShardDb* db, EventTime watermark, uint64_t budget,
+                                      bool* round) {
+  *round = false;
   if (families_.empty() || budget == 0) return uint64_t{0};
   const uint64_t given = budget;
   // One round: the rest of the starting family, every other family, then
@@ -115,6 +122,7 @@ StatusOr<uint64_t> ExpirySweep::Walk(ShardDb* db, EventTime watermark, uint64_t 
   // A whole round within the budget: the next step starts where this one did.
   family_ = start;
   resume_ = start_key;
+  *round = true;
   return given - budget;
 }
 

@@ -72,7 +72,9 @@ class ExpirySweep {
   // Visits up to `max_keys` keys of the next step's budget now (taken to be
   // the last step's), keeping the dead ones for it: the reading is done
   // while the shard is idle, not while its checkpoint holds decisions up
-  // (issue 22). Changes nothing the shard answers.
+  // (issue 22). Once a whole round is walked (a shard smaller than the
+  // budget), neither it nor the step walks again before the next step: the
+  // step gives what the round found. Changes nothing the shard answers.
   Status WalkAhead(ShardDb* db, EventTime watermark, uint64_t max_keys);
 
   // Whether `value`, stored in `cf`, is dead at `watermark`; false for a
@@ -87,8 +89,8 @@ class ExpirySweep {
                        EventTime watermark, uint64_t* budget);
   // Visits up to `budget` keys, going round at most once, keeping in
   // found_ those dead at `watermark` and not pending. Returns how many it
-  // visited.
-  StatusOr<uint64_t> Walk(ShardDb* db, EventTime watermark, uint64_t budget);
+  // visited; `*round` says whether that was a whole round.
+  StatusOr<uint64_t> Walk(ShardDb* db, EventTime watermark, uint64_t budget, bool* round);
 
   // An iterator over one family, made when its memtables had been sealed
   // `sealed` times and the active one held `entries`.
@@ -106,6 +108,7 @@ class ExpirySweep {
   std::vector<std::pair<Cf, std::string>> found_;
   uint64_t ahead_ = 0;       // keys walked ahead, not yet counted by a step
   uint64_t last_budget_ = 0; // the last step's budget: how far walks go ahead
+  bool round_ahead_ = false; // walks since the last step went a whole round
   size_t family_ = 0;        // where the next step starts
   std::string resume_;  // first key of families_[family_] not visited; empty: its start
 };

@@ -514,6 +514,17 @@ void ExpectRestoredFilterAnswersAsTheSource(Shard& source, Shard& restored) {
   EXPECT_EQ(source.Stats().bloom_false_positive_rate, restored.Stats().bloom_false_positive_rate);
 }
 
+// A URL filter of `kind` in front, small enough to seal a generation every
+// few checkpoints of FillOverGenerations.
+ShardOptions FilterOverGenerationsOptions(FilterKind kind) {
+  ShardOptions options = storetest::TestShardOptions();
+  options.url_mode = UrlMode::kBloom;
+  options.url_filter = kind;
+  options.url_expected_items = 5'000;
+  options.url_ttl = Duration(4000);
+  return options;
+}
+
 void FillOverGenerations(Shard& source, FakeTopic& topic) {
   // 4 s TTL: a generation is 572 ms (cuckoo) or 1 s (Bloom).
   for (int64_t c = 0; c < 12; ++c) {
@@ -526,11 +537,7 @@ void FillOverGenerations(Shard& source, FakeTopic& topic) {
 }
 
 TEST_F(ChangelogTest, RestoredCuckooFilterAnswersAsTheSource) {
-  ShardOptions options = storetest::TestShardOptions();
-  options.url_mode = UrlMode::kBloom;
-  options.url_filter = FilterKind::kCuckoo;
-  options.url_expected_items = 5'000;
-  options.url_ttl = Duration(4000);
+  const ShardOptions options = FilterOverGenerationsOptions(FilterKind::kCuckoo);
   FakeTopic topic;
   Shard& source = OpenOther(options);
   FillOverGenerations(source, topic);
@@ -540,11 +547,7 @@ TEST_F(ChangelogTest, RestoredCuckooFilterAnswersAsTheSource) {
 
 // The fuse filter ships its key logs too: the restored one seals from them.
 TEST_F(ChangelogTest, RestoredFuseFilterAnswersAsTheSource) {
-  ShardOptions options = storetest::TestShardOptions();
-  options.url_mode = UrlMode::kBloom;
-  options.url_filter = FilterKind::kFuse;
-  options.url_expected_items = 5'000;
-  options.url_ttl = Duration(4000);
+  const ShardOptions options = FilterOverGenerationsOptions(FilterKind::kFuse);
   FakeTopic topic;
   Shard& source = OpenOther(options);
   FillOverGenerations(source, topic);
@@ -561,11 +564,7 @@ TEST_F(ChangelogTest, RestoredFuseFilterAnswersAsTheSource) {
 }
 
 TEST_F(ChangelogTest, RestoredBloomFilterAnswersAsTheSource) {
-  ShardOptions options = storetest::TestShardOptions();
-  options.url_mode = UrlMode::kBloom;
-  options.url_filter = FilterKind::kBloom;
-  options.url_expected_items = 5'000;
-  options.url_ttl = Duration(4000);
+  const ShardOptions options = FilterOverGenerationsOptions(FilterKind::kBloom);
   FakeTopic topic;
   Shard& source = OpenOther(options);
   FillOverGenerations(source, topic);
