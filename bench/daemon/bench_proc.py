@@ -38,6 +38,51 @@ def read_vmhwm_kib(pid):
     return 0
 
 
+def process_cpu_s(pid):
+    """The process's CPU time so far (user + system, all threads), or None
+    once it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid, encoding="ascii", errors="replace") as f:
+            # Fields after the command, which may hold spaces, in parentheses.
+            fields = f.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu_s():
+    """(busy, total) CPU seconds of the whole machine since boot, all cores;
+    idle and iowait count as not busy."""
+    with open("/proc/stat", encoding="ascii") as f:
+        ticks = [int(v) for v in f.readline().split()[1:]]
+    total = sum(ticks[:8])  # guest time is already inside user
+    return (total - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK"), \
+        total / os.sysconf("SC_CLK_TCK")
+
+
+class CpuWindow:
+    """The CPU a process and the whole machine used between start() and
+    stop(): whether the machine was saturated while a latency run's input
+    was produced, and the daemon's share of it."""
+
+    def __init__(self, pid):
+        self._pid = pid
+        self._start = None
+        self.process_cores = None  # cores the process used on average
+        self.machine_busy = None   # fraction of all cores busy
+
+    def start(self):
+        self._start = (time.monotonic(), process_cpu_s(self._pid), machine_cpu_s())
+
+    def stop(self):
+        wall0, proc0, (busy0, total0) = self._start
+        wall, proc, (busy, total) = time.monotonic(), process_cpu_s(self._pid), machine_cpu_s()
+        if wall > wall0 and proc is not None and proc0 is not None:
+            self.process_cores = (proc - proc0) / (wall - wall0)
+        if total > total0:
+            self.machine_busy = (busy - busy0) / (total - total0)
+
+
 class Child:
     """One child process: stdout to a file (or nowhere), stderr captured.
 

@@ -71,6 +71,11 @@ def latency_summary(result, warmup_s):
         # at the exec. A gap between the two is the bench, not the daemon.
         "daemon_vmhwm_sampled_mib": result.usage.vmhwm_kib / 1024.0,
         "commits": result.commits,
+        # From the first input record produced to the last verdict read: a
+        # machine near 1.0 busy is saturated (broker and producer included),
+        # and its latency is a queue, not the daemon's.
+        "daemon_cores": result.daemon_cores,
+        "machine_busy": result.machine_busy,
     }
 
 
@@ -113,6 +118,10 @@ def format_table(report):
         slow = ", ".join("%ss: %d" % kv for kv in lat["slow_by_second"].items()) or "none"
         lines.append("verdicts appended over %d ms after their input, by the second of the run "
                      "the input was appended in: %s" % (lat["slow_threshold_ms"], slow))
+        if lat.get("daemon_cores") is not None and lat.get("machine_busy") is not None:
+            lines.append("while the input was produced: the daemon used %.2f cores, the "
+                         "machine's cores were %.0f %% busy (broker and producer included)" % (
+                             lat["daemon_cores"], 100.0 * lat["machine_busy"]))
         commits = lat.get("commits")
         if commits:
             lines.append("transactions committed: %d, %.1f ms on average (no lane decides "

@@ -208,9 +208,12 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
                                child.stderr_tail())
         time.sleep(settle_s)
         reader = bench_kafka.LiveReader(broker, topics.output, "%T\t%s\n")
+        cpu = bench_proc.CpuWindow(child.proc.pid)
+        cpu.start()
         produce_paced(broker, topics.input, bench_stream.read_keyed_lines(stream.keyed_path, count),
                       rate)
         complete = reader.wait_for(count, 120)
+        cpu.stop()
         commits = scrape_commits()
     finally:
         received = reader.stop() if reader else []
@@ -238,4 +241,6 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
         sent_at.append((sent - first) / 1000.0)
     result = LatencyResult(rate, count, usage, to_appended, to_consumed, dead, sent_at)
     result.commits = commits
+    result.daemon_cores = cpu.process_cores
+    result.machine_busy = cpu.machine_busy
     return result
