@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -277,6 +278,65 @@ TEST_F(LaneTest, ExactlyOnceTheChangelogGoesOutBesideTheOutputInFlight) {
   EXPECT_EQ(lane_->shard()->checkpointed_offset(), Offset(2));
   // The records took log offsets 0 to sent - 1; the marker follows.
   EXPECT_EQ(lane_->shard()->changelog_next(), Offset(static_cast<int64_t>(sink_.sent.size()) + 1));
+}
+
+// An idle lane reads its next checkpoint's share of the expiry sweep ahead
+// (Shard::SweepAhead), so that the checkpoint, during which the lane
+// decides nothing, reads less: the checkpoint after an idle spell ships the
+// dead entries found ahead beside those of its own slice.
+TEST_F(LaneTest, AnIdleLaneReadsItsNextCheckpointsSweepAhead) {
+  engine_.shard.exact_ttl = std::chrono::hours(1);
+  options_.changelog_topic = "changelog";
+  lane_.reset();  // SetUp's lane has the shard open
+  auto shard = OpenShard(PartitionId(2));
+  ASSERT_TRUE(shard.ok()) << shard.status().ToString();
+  // More old content entries than two checkpoints' slices (4,096 keys each,
+  // plus 4 per write).
+  constexpr int kOld = 20'000;
+  for (int i = 0; i < kOld; ++i) {
+    Digest128 digest;
+    std::memcpy(digest.bytes.data(), &i, sizeof(i));
+    const store::Origin origin{"old-" + std::to_string(i), "https://old.example/",
+                               EventTimeFromMillis(kT0), PartitionId(2), Offset(0)};
+    ASSERT_TRUE((*shard)->InsertContent("site", digest, origin).ok());
+  }
+  lane_ = std::make_unique<Lane>("pages-2", PartitionId(2), std::move(shard).value(), nullptr,
+                                 options_, stage_, clock_);
+  lane_->StartAt(Offset(0));
+  // Decides `offset` (event time kT0 + offset ms).
+  auto decide = [&](int64_t offset) {
+    lane_->Add(Record(offset, "https://a.example/" + std::to_string(offset), 1));
+    PrepareAll();
+    EXPECT_TRUE(Process().ok());
+    sink_.AckAll();
+  };
+  // Checkpoints through the changelog; the tombstones shipped.
+  auto checkpoint = [&](Offset next) -> size_t {
+    clock_.Advance(std::chrono::seconds(1));
+    const size_t before = sink_.sent.size();
+    for (int round = 0; round < 3; ++round) {
+      StatusOr<std::optional<Offset>> done = lane_->MaybeCheckpoint(sink_, false);
+      EXPECT_TRUE(done.ok()) << done.status().ToString();
+      if (done.ok() && done->has_value()) break;
+      sink_.AckAll();
+    }
+    EXPECT_EQ(lane_->shard()->checkpointed_offset(), next);
+    size_t tombstones = 0;
+    for (size_t i = before; i < sink_.sent.size(); ++i) {
+      tombstones += sink_.sent[i].topic == "changelog" && sink_.sent[i].tombstone;
+    }
+    return tombstones;
+  };
+  decide(0);
+  // All live: shipped whole, as a snapshot. Its budget covers the 20,000
+  // writes, and the reading ahead goes as far.
+  EXPECT_EQ(checkpoint(Offset(1)), 0u);
+  // Two hours on, every old entry is dead. The round that decides reads 256
+  // keys ahead when it runs out of input, and 40 idle rounds as many each.
+  decide(7'200'000);
+  for (int idle = 0; idle < 40; ++idle) ASSERT_TRUE(Process().ok());
+  // The checkpoint's own slice would be 4,096 keys and 4 per write.
+  EXPECT_NEAR(static_cast<double>(checkpoint(Offset(7'200'001))), 41 * 256, 16);
 }
 
 // A shard checkpointed with the changelog off is shipped whole once the
