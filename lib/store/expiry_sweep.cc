@@ -68,11 +68,7 @@ Status ExpirySweep::Step(ShardDb* db, EventTime watermark, uint64_t budget,
   const uint64_t walked = std::min(ahead_, budget);
   ahead_ -= walked;
   last_budget_ = budget;
-  // Keys written since a round ahead are fresh; keys that died since are
-  // found by the next round.
-  bool round = round_ahead_;
-  round_ahead_ = false;
-  if (!round) PS_RETURN_IF_ERROR(Walk(db, watermark, budget - walked, &round).status());
+  PS_RETURN_IF_ERROR(Walk(db, watermark, budget - walked).status());
   // Found by a view older than the stored entry, or before this step's
   // writes: written again since, it may be live.
   std::vector<std::pair<Cf, std::string>> found = std::move(found_);
@@ -88,17 +84,14 @@ Status ExpirySweep::Step(ShardDb* db, EventTime watermark, uint64_t budget,
 }
 
 Status ExpirySweep::WalkAhead(ShardDb* db, EventTime watermark, uint64_t max_keys) {
-  if (round_ahead_ || ahead_ >= last_budget_) return Status::Ok();
-  PS_ASSIGN_OR_RETURN(
-      const uint64_t visited,
-      Walk(db, watermark, std::min(max_keys, last_budget_ - ahead_), &round_ahead_));
+  if (ahead_ >= last_budget_) return Status::Ok();
+  PS_ASSIGN_OR_RETURN(const uint64_t visited,
+                      Walk(db, watermark, std::min(max_keys, last_budget_ - ahead_)));
   ahead_ += visited;
   return Status::Ok();
 }
 
-StatusOr<uint64_t> ExpirySweep::Walk(ShardDb* db, EventTime watermark, uint64_t budget,
-                                      bool* round) {
-  *round = false;
+StatusOr<uint64_t> ExpirySweep::Walk(ShardDb* db, EventTime watermark, uint64_t budget) {
   if (families_.empty() || budget == 0) return uint64_t{0};
   const uint64_t given = budget;
   // One round: the rest of the starting family, every other family, then
@@ -122,7 +115,6 @@ StatusOr<uint64_t> ExpirySweep::Walk(ShardDb* db, EventTime watermark, uint64_t 
   // A whole round within the budget: the next step starts where this one did.
   family_ = start;
   resume_ = start_key;
-  *round = true;
   return given - budget;
 }
 

@@ -72,9 +72,13 @@ class ExpirySweep {
   // Visits up to `max_keys` keys of the next step's budget now (taken to be
   // the last step's), keeping the dead ones for it: the reading is done
   // while the shard is idle, not while its checkpoint holds decisions up
-  // (issue 22). Once a whole round is walked (a shard smaller than the
-  // budget), neither it nor the step walks again before the next step: the
-  // step gives what the round found. Changes nothing the shard answers.
+  // (issue 22). Changes nothing the shard answers.
+  //
+  // A shard smaller than the budget is walked whole again by every call
+  // and by the step, each at its own watermark: a step that trusted an
+  // earlier round ahead would miss the entries that died since, the last
+  // ones of a run among them (tried on 2026-12-02: the changelog kept up
+  // to twice its bound, tests/integration/changelog_size_test.cc).
   Status WalkAhead(ShardDb* db, EventTime watermark, uint64_t max_keys);
 
   // Whether `value`, stored in `cf`, is dead at `watermark`; false for a
@@ -89,8 +93,8 @@ class ExpirySweep {
                        EventTime watermark, uint64_t* budget);
   // Visits up to `budget` keys, going round at most once, keeping in
   // found_ those dead at `watermark` and not pending. Returns how many it
-  // visited; `*round` says whether that was a whole round.
-  StatusOr<uint64_t> Walk(ShardDb* db, EventTime watermark, uint64_t budget, bool* round);
+  // visited.
+  StatusOr<uint64_t> Walk(ShardDb* db, EventTime watermark, uint64_t budget);
 
   // An iterator over one family, made when its memtables had been sealed
   // `sealed` times and the active one held `entries`.
@@ -108,7 +112,6 @@ class ExpirySweep {
   std::vector<std::pair<Cf, std::string>> found_;
   uint64_t ahead_ = 0;       // keys walked ahead, not yet counted by a step
   uint64_t last_budget_ = 0; // the last step's budget: how far walks go ahead
-  bool round_ahead_ = false; // walks since the last step went a whole round
   size_t family_ = 0;        // where the next step starts
   std::string resume_;  // first key of families_[family_] not visited; empty: its start
 };

@@ -1,6 +1,6 @@
-// ExpirySweep over a bare ShardDb: which keys a step gives, with and
-// without reading ahead. (The checkpoint's use of it, shipping tombstones,
-// is in changelog_test.cc.)
+// ExpirySweep over a bare ShardDb: which keys a step gives after reading
+// ahead. (The checkpoint's use of it, shipping tombstones, is in
+// changelog_test.cc.)
 
 #include "store/expiry_sweep.h"
 
@@ -62,32 +62,6 @@ class ExpirySweepTest : public ::testing::Test {
   std::filesystem::path dir_;
   std::unique_ptr<ShardDb> db_;
 };
-
-// A shard smaller than the step's budget is walked once ahead, however often
-// the lane is idle before its checkpoint: each dead key comes once.
-TEST_F(ExpirySweepTest, AShardSmallerThanTheBudgetIsWalkedAheadOnceAndEachKeyGivenOnce) {
-  StoreContentSeenAt(100, Ms(1000));
-  ExpirySweep sweep({{kExactCf, kTtl}});
-  const EventTime later = Ms(1000) + kTtl + std::chrono::seconds(1);
-  EXPECT_EQ(StepGives(sweep, later, 4096).size(), 100u);  // none deleted: all dead again
-
-  for (int idle = 0; idle < 10; ++idle) ASSERT_TRUE(sweep.WalkAhead(db_.get(), later, 256).ok());
-  const std::map<std::string, int> given = StepGives(sweep, later, 4096);
-  EXPECT_EQ(given.size(), 100u);
-  for (const auto& [key, times] : given) EXPECT_EQ(times, 1) << key;
-}
-
-// A step after a round ahead gives what the round found, and the next step
-// walks again.
-TEST_F(ExpirySweepTest, AfterARoundAheadTheNextStepWalksAgain) {
-  StoreContentSeenAt(50, Ms(1000));
-  ExpirySweep sweep({{kExactCf, kTtl}});
-  EXPECT_TRUE(StepGives(sweep, Ms(1000), 4096).empty());  // all live
-  const EventTime later = Ms(1000) + kTtl + std::chrono::seconds(1);
-  ASSERT_TRUE(sweep.WalkAhead(db_.get(), later, 256).ok());
-  EXPECT_EQ(StepGives(sweep, later, 4096).size(), 50u);
-  EXPECT_EQ(StepGives(sweep, later, 4096).size(), 50u);
-}
 
 // A shard larger than a walk ahead: the walks go up to the last step's
 // budget, and the step walks the rest of its own.
