@@ -1,7 +1,8 @@
-"""The local broker, through kcat and scripts/kafka-local.
+"""The local broker, through kcat, paced_produce and scripts/kafka-local.
 
-kcat (librdkafka, like the daemon) produces the input and reads the output;
-topics are created with `scripts/kafka-local create-topic` and deleted with
+paced_produce (bench/daemon/paced_produce.cc, librdkafka like the daemon)
+produces the input where it is built, kcat otherwise; kcat reads the output.
+Topics are created with `scripts/kafka-local create-topic` and deleted with
 Kafka's own TopicCommand from the jars kafka-local fetched, since neither
 kcat nor the broker's auto-creation makes topics with a chosen partition count.
 """
@@ -25,10 +26,13 @@ class KafkaError(RuntimeError):
 class Broker:
     """One bootstrap address and the repository's kafka-local script."""
 
-    def __init__(self, repo, bootstrap):
+    def __init__(self, repo, bootstrap, producer=None):
         self.repo = repo
         self.bootstrap = bootstrap
         self.script = os.path.join(repo, "scripts", "kafka-local")
+        # The paced_produce binary, or None: kcat produces (slowly: its line
+        # reading costs 8 times paced_produce's CPU on pages, see its header).
+        self.producer = producer
 
     def running(self):
         return subprocess.run([self.script, "status"], stdout=subprocess.DEVNULL,
@@ -62,17 +66,36 @@ class Broker:
 
     def produce_file(self, topic, keyed_path):
         """Produces each line `key<TAB>value` of the file as one record."""
+        if self.producer:
+            self.produce_paced(topic, keyed_path, 0)
+            return
         r = subprocess.run(["kcat", "-P", "-b", self.bootstrap, "-t", topic, "-K", "\t",
                             "-X", MAX_MESSAGE, "-l", keyed_path],
                            stderr=subprocess.PIPE, text=True)
         if r.returncode != 0:
             raise KafkaError("kcat could not produce %s: %s" % (keyed_path, r.stderr[-500:]))
 
-    def paced_producer(self, topic):
-        """A kcat producer reading `key<TAB>value` lines from its stdin."""
-        return subprocess.Popen(["kcat", "-P", "-b", self.bootstrap, "-t", topic, "-K", "\t",
-                                 "-X", MAX_MESSAGE], stdin=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL)
+    def produce_paced(self, topic, keyed_path, rate, count=None):
+        """Produces the first `count` lines (all: None) open loop at `rate`
+        records per second (0: as fast as the broker takes them), through
+        paced_produce. Returns where each landed, in file order: a list of
+        (partition, offset, broker timestamp ms, "L" for LogAppendTime or
+        "C" for CreateTime)."""
+        if not self.producer:
+            raise KafkaError("paced production needs the paced_produce binary")
+        args = [self.producer, "--bootstrap", self.bootstrap, "--topic", topic,
+                "--file", keyed_path, "--rate", repr(float(rate)), "--report"]
+        if count is not None:
+            args += ["--count", str(count)]
+        r = subprocess.run(args, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise KafkaError("paced_produce could not produce %s: %s"
+                             % (keyed_path, r.stderr[-500:]))
+        landings = []
+        for line in r.stdout.splitlines():
+            p, o, t, kind = line.split("\t")
+            landings.append((int(p), int(o), int(t), kind))
+        return landings
 
     def end_offsets(self, topic, partitions):
         """The sum over partitions of the next offset to be written."""

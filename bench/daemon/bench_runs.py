@@ -9,7 +9,6 @@ import time
 import bench_kafka
 import bench_metrics
 import bench_proc
-import bench_stream
 
 
 class RunResult:
@@ -178,23 +177,6 @@ def scrape_commits(url=METRICS_URL):
             "over": count - within}
 
 
-def produce_paced(broker, topic, lines, rate):
-    """Sends line i at start + i / rate (open loop: a slow daemon does not
-    slow the producer down), through kcat. The topic's LogAppendTime, not
-    kcat's CreateTime, starts each record's clock."""
-    producer = broker.paced_producer(topic)
-    start = time.monotonic()
-    for i, line in enumerate(lines):
-        delay = start + i / rate - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        producer.stdin.write(line)
-        producer.stdin.flush()
-    producer.stdin.close()
-    if producer.wait() != 0:
-        raise bench_kafka.KafkaError("kcat producer failed")
-
-
 def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, count, workdir,
                 settle_s=0):
     """A running daemon fed `count` events at `rate` per second, from
@@ -210,8 +192,10 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
         reader = bench_kafka.LiveReader(broker, topics.output, "%T\t%s\n")
         cpu = bench_proc.CpuWindow(child.proc.pid)
         cpu.start()
-        produce_paced(broker, topics.input, bench_stream.read_keyed_lines(stream.keyed_path, count),
-                      rate)
+        # Open loop: a slow daemon does not slow the producer down. The
+        # topic's LogAppendTime, which the producer reports back for every
+        # record, starts each record's clock.
+        landings = broker.produce_paced(topics.input, stream.keyed_path, rate, count)
         complete = reader.wait_for(count, 120)
         cpu.stop()
         commits = scrape_commits()
@@ -221,10 +205,9 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
         usage = child.wait(timeout_s=60)
     if not complete:
         raise RuntimeError("only %d of %d verdicts arrived" % (len(received), count))
-    appended_at = {}
-    for line in broker.read_all(topics.input, "%p\t%o\t%T\n"):
-        p, o, t = line.split("\t")
-        appended_at[(int(p), int(o))] = int(t)
+    if any(kind != "L" for _, _, _, kind in landings):
+        raise RuntimeError("the input topic does not stamp LogAppendTime")
+    appended_at = {(p, o): t for p, o, t, _ in landings}
     by_position, dead = parse_output(line for _, line in received)
     read_at = {}
     for when, line in received:

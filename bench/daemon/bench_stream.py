@@ -97,13 +97,3 @@ def build(repo, workdir, seed, sites, copies=1):
             dst.write(site_key(event["url"]) + "\t" + line.rstrip("\n") + "\n")
     return StreamInfo(path, keyed_path, events, html, os.path.getsize(path))
 
-
-def read_keyed_lines(keyed_path, limit):
-    """The first `limit` keyed lines (bytes, newline included)."""
-    out = []
-    with open(keyed_path, "rb") as f:
-        for line in f:
-            out.append(line)
-            if len(out) >= limit:
-                break
-    return out

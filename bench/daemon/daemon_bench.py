@@ -18,7 +18,8 @@ it). Before the latency run the page cache's dirty pages are written back
 (sync), so that earlier runs' topics do not reach the disk mid-measurement;
 --settle-seconds S starts its input S seconds after the daemon is assigned.
 
-Standard library only; drives kcat and the pagesieve binary. Exits 1 when a
+Standard library only; drives kcat, paced_produce (built beside pagesieve:
+the input, paced or not) and the pagesieve binary. Exits 1 when a
 run fails or an event gets no verdict (or a different one from dedup's).
 Usage: bench/daemon/run_bench.sh [--dedup-only] [--json] [--runs N] ...
 """
@@ -45,6 +46,9 @@ def parse_args():
     cores = len(os.sched_getaffinity(0))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pagesieve", default=os.path.join(REPO, "build", "pagesieve"))
+    ap.add_argument("--producer", default=None,
+                    help="the paced_produce binary (default: bench/daemon/paced_produce in "
+                         "the build directory of --pagesieve)")
     ap.add_argument("--dedup-only", action="store_true", help="no broker: dedup figures only")
     ap.add_argument("--runs", type=int, default=3, help="measured runs of each kind")
     ap.add_argument("--threads", type=int, default=cores, help="run.threads / dedup --threads")
@@ -86,6 +90,9 @@ def parse_args():
         args.dedup_threads = ("1,%d" % args.threads) if args.dedup_only else str(args.threads)
     args.dedup_threads = sorted({int(t) for t in args.dedup_threads.split(",")})
     args.cores = cores
+    if args.producer is None:
+        args.producer = os.path.join(os.path.dirname(os.path.abspath(args.pagesieve)), "bench",
+                                     "daemon", "paced_produce")
     bench_runs.DAEMON_SETS.extend(args.daemon_set)
     return args
 
@@ -178,7 +185,7 @@ def create_topics(args, broker, prefix):
         # The broker stamps every record as it appends it: the latency runs
         # from the input's append to the verdict's, the daemon's share alone.
         # A CreateTime would start at the bench's producer, whose first
-        # records wait about a second in a freshly started kcat.
+        # records wait about a second in a freshly started librdkafka.
         broker.create_topics([prefix + "-lat-in", prefix + "-lat-out"], args.partitions,
                              ["message.timestamp.type=LogAppendTime"])
 
@@ -198,9 +205,12 @@ def main():
     args = parse_args()
     if not os.access(args.pagesieve, os.X_OK):
         sys.exit("daemon_bench: no pagesieve binary at %s (--pagesieve)" % args.pagesieve)
+    if not args.dedup_only and not os.access(args.producer, os.X_OK):
+        sys.exit("daemon_bench: no paced_produce binary at %s (--producer; build the target "
+                 "paced_produce)" % args.producer)
     workdir = tempfile.mkdtemp(prefix="pagesieve-daemon-bench-")
     prefix = "bench-daemon-%d-%d" % (int(time.time()), os.getpid())
-    broker = bench_kafka.Broker(REPO, args.bootstrap)
+    broker = bench_kafka.Broker(REPO, args.bootstrap, args.producer)
     report = {"cores": args.cores, "threads": args.threads, "load_before": load_average(),
               "pagesieve": args.pagesieve, "problems": []}
     try:

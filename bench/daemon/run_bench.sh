@@ -7,8 +7,8 @@
 #   bench/daemon/run_bench.sh --dedup-only    dedup alone, --threads 1 and one per core
 #   bench/daemon/run_bench.sh --json          the same as JSON; --help for the rest
 #
-# Builds the pagesieve binary first in $PAGESIEVE_BENCH_BUILD (default build/,
-# configured RelWithDebInfo if new); the figures only mean something from an
+# Builds the pagesieve and paced_produce binaries first in
+# $PAGESIEVE_BENCH_BUILD (default build/, configured RelWithDebInfo if new); the figures only mean something from an
 # optimized build, so a Debug or sanitized build directory is refused.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -21,5 +21,5 @@ if ! grep -Eq '^CMAKE_BUILD_TYPE:STRING=(RelWithDebInfo|Release)$' "$build/CMake
   echo "run_bench.sh: $build is not an optimized, unsanitized build" >&2
   exit 2
 fi
-cmake --build "$build" --target pagesieve >&2
+cmake --build "$build" --target pagesieve paced_produce >&2
 exec python3 "$repo/bench/daemon/daemon_bench.py" --pagesieve "$build/pagesieve" "$@"
