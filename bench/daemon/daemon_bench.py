@@ -113,7 +113,8 @@ def compare(reference, result, problems):
     missing = len(set(reference.verdicts) - set(result.verdicts))
     differ = sum(1 for k, v in result.verdicts.items() if reference.verdicts.get(k) != v)
     problems.append("%s: %d verdicts missing, %d differ from dedup's, %d dead letters (dedup %d)"
-                    % (label(result.kind, result.threads), missing, differ, result.dead_letters, reference.dead_letters))
+                    % (label(result.kind, result.threads), missing, differ, result.dead_letters,
+                       reference.dead_letters))
 
 
 def throughput(args, broker, stream, prefix, workdir, problems):
