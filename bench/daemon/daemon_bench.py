@@ -48,7 +48,8 @@ def parse_args():
     ap.add_argument("--pagesieve", default=os.path.join(REPO, "build", "pagesieve"))
     ap.add_argument("--producer", default=None,
                     help="the paced_produce binary (default: bench/daemon/paced_produce in "
-                         "the build directory of --pagesieve)")
+                         "the build directory of --pagesieve), or kcat: the backlog through "
+                         "kcat, as before 2026-12-06 (with --skip-latency)")
     ap.add_argument("--dedup-only", action="store_true", help="no broker: dedup figures only")
     ap.add_argument("--runs", type=int, default=3, help="measured runs of each kind")
     ap.add_argument("--threads", type=int, default=cores, help="run.threads / dedup --threads")
@@ -206,7 +207,11 @@ def main():
     args = parse_args()
     if not os.access(args.pagesieve, os.X_OK):
         sys.exit("daemon_bench: no pagesieve binary at %s (--pagesieve)" % args.pagesieve)
-    if not args.dedup_only and not os.access(args.producer, os.X_OK):
+    if args.producer == "kcat":
+        if not args.skip_latency:
+            sys.exit("daemon_bench: --producer kcat needs --skip-latency (it cannot pace)")
+        args.producer = None
+    elif not args.dedup_only and not os.access(args.producer, os.X_OK):
         sys.exit("daemon_bench: no paced_produce binary at %s (--producer; build the target "
                  "paced_produce)" % args.producer)
     workdir = tempfile.mkdtemp(prefix="pagesieve-daemon-bench-")
