@@ -69,6 +69,7 @@ class CpuWindow:
         self._pid = pid
         self._start = None
         self.process_cores = None  # cores the process used on average
+        self.process_cpu = None    # CPU-seconds the process used
         self.machine_busy = None   # fraction of all cores busy
 
     def start(self):
@@ -78,7 +79,8 @@ class CpuWindow:
         wall0, proc0, (busy0, total0) = self._start
         wall, proc, (busy, total) = time.monotonic(), process_cpu_s(self._pid), machine_cpu_s()
         if wall > wall0 and proc is not None and proc0 is not None:
-            self.process_cores = (proc - proc0) / (wall - wall0)
+            self.process_cpu = proc - proc0
+            self.process_cores = self.process_cpu / (wall - wall0)
         if total > total0:
             self.machine_busy = (busy - busy0) / (total - total0)
 

@@ -75,6 +75,10 @@ def latency_summary(result, warmup_s):
         # machine near 1.0 busy is saturated (broker and producer included),
         # and its latency is a queue, not the daemon's.
         "daemon_cores": result.daemon_cores,
+        # The same events cost this much CPU on a backlog (pages/CPU-s of the
+        # throughput runs); live, each fetch and batch holds fewer records.
+        "daemon_pages_per_cpu_s": (result.sent / result.daemon_cpu_s
+                                   if result.daemon_cpu_s else None),
         "machine_busy": result.machine_busy,
     }
 
@@ -119,9 +123,11 @@ def format_table(report):
         lines.append("verdicts appended over %d ms after their input, by the second of the run "
                      "the input was appended in: %s" % (lat["slow_threshold_ms"], slow))
         if lat.get("daemon_cores") is not None and lat.get("machine_busy") is not None:
-            lines.append("while the input was produced: the daemon used %.2f cores, the "
-                         "machine's cores were %.0f %% busy (broker and producer included)" % (
-                             lat["daemon_cores"], 100.0 * lat["machine_busy"]))
+            lines.append("while the input was produced: the daemon used %.2f cores (%.0f pages "
+                         "per CPU-second), the machine's cores were %.0f %% busy (broker and "
+                         "producer included)" % (
+                             lat["daemon_cores"], lat["daemon_pages_per_cpu_s"] or 0,
+                             100.0 * lat["machine_busy"]))
         commits = lat.get("commits")
         if commits:
             lines.append("transactions committed: %d, %.1f ms on average (no lane decides "

@@ -225,5 +225,6 @@ def run_latency(pagesieve, broker, topics, threads, partitions, stream, rate, co
     result = LatencyResult(rate, count, usage, to_appended, to_consumed, dead, sent_at)
     result.commits = commits
     result.daemon_cores = cpu.process_cores
+    result.daemon_cpu_s = cpu.process_cpu
     result.machine_busy = cpu.machine_busy
     return result
