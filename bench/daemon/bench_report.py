@@ -75,8 +75,9 @@ def latency_summary(result, warmup_s):
         # machine near 1.0 busy is saturated (broker and producer included),
         # and its latency is a queue, not the daemon's.
         "daemon_cores": result.daemon_cores,
-        # The same events cost this much CPU on a backlog (pages/CPU-s of the
-        # throughput runs); live, each fetch and batch holds fewer records.
+        # Pages per CPU-second while the input came in, to hold against the
+        # throughput runs' figure on a backlog, where each fetch and each
+        # batch carries many records and no second goes by idle.
         "daemon_pages_per_cpu_s": (result.sent / result.daemon_cpu_s
                                    if result.daemon_cpu_s else None),
         "machine_busy": result.machine_busy,
