@@ -72,6 +72,12 @@ def repeat(path, copies):
                         continue
                     event = json.loads(line)
                     event["url"] = on_other_sites(event["url"], copy)
+                    # Event ids of their own, so that the throughput runs'
+                    # verdicts (by event id) tell the copies apart.
+                    event["event_id"] = "%s-c%d" % (event["event_id"], copy)
+                    label = event.get("label") or {}
+                    if label.get("of"):
+                        label["of"] = "%s-c%d" % (label["of"], copy)
                     out.write(json.dumps(event) + "\n")
 
 
