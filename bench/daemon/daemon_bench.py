@@ -18,9 +18,9 @@ it). Before the latency run the page cache's dirty pages are written back
 (sync), so that earlier runs' topics do not reach the disk mid-measurement;
 --settle-seconds S starts its input S seconds after the daemon is assigned.
 
-Standard library only; drives kcat, paced_produce (built beside pagesieve:
-the input, paced or not) and the pagesieve binary. Exits 1 when a
-run fails or an event gets no verdict (or a different one from dedup's).
+Standard library only; drives the pagesieve binary, paced_produce (built
+beside it; it produces the input) and kcat (it reads the output). Exits 1
+when a run fails or an event gets no verdict (or a different one from dedup's).
 Usage: bench/daemon/run_bench.sh [--dedup-only] [--json] [--runs N] ...
 """
 
@@ -208,7 +208,7 @@ def main():
     if not os.access(args.pagesieve, os.X_OK):
         sys.exit("daemon_bench: no pagesieve binary at %s (--pagesieve)" % args.pagesieve)
     if args.producer == "kcat":
-        if not args.skip_latency:
+        if not (args.skip_latency or args.dedup_only):
             sys.exit("daemon_bench: --producer kcat needs --skip-latency (it cannot pace)")
         args.producer = None
     elif not args.dedup_only and not os.access(args.producer, os.X_OK):
@@ -239,7 +239,7 @@ def main():
             if dedup_row:
                 report["ratio"] = {k: run_row[k] / dedup_row[k]
                                    for k in ("pages_per_s", "pages_per_cpu_s")}
-            if not args.skip_latency:
+            if not (args.skip_latency or args.dedup_only):
                 rate = args.rate or args.load_fraction * run_row["pages_per_s"]
                 report["latency"] = latency(args, broker, stream, prefix, workdir, rate)
     except (RuntimeError, bench_kafka.KafkaError) as e:

@@ -8,8 +8,9 @@
 #   bench/daemon/run_bench.sh --json          the same as JSON; --help for the rest
 #
 # Builds the pagesieve and paced_produce binaries first in
-# $PAGESIEVE_BENCH_BUILD (default build/, configured RelWithDebInfo if new); the figures only mean something from an
-# optimized build, so a Debug or sanitized build directory is refused.
+# $PAGESIEVE_BENCH_BUILD (default build/, configured RelWithDebInfo if new);
+# the figures only mean something from an optimized build, so a Debug or
+# sanitized build directory is refused.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${PAGESIEVE_BENCH_BUILD:-$repo/build}
