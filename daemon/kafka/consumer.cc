@@ -1,5 +1,6 @@
 #include "kafka/consumer.h"
 
+#include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
 #include <spdlog/spdlog.h>
 
@@ -149,9 +150,13 @@ Consumer::Consumer(std::string topic, std::unique_ptr<RdKafka::EventCb> events,
     : topic_(std::move(topic)),
       events_(std::move(events)),
       rebalance_(std::move(rebalance)),
-      consumer_(std::move(consumer)) {}
+      consumer_(std::move(consumer)),
+      queue_(rd_kafka_queue_get_consumer(consumer_->c_ptr())) {}
 
-Consumer::~Consumer() { Close(); }
+Consumer::~Consumer() {
+  Close();
+  if (queue_ != nullptr) rd_kafka_queue_destroy(queue_);
+}
 
 StatusOr<std::unique_ptr<Consumer>> Consumer::CreateMember(const KafkaOptions& options,
                                                            std::string topic,
@@ -190,6 +195,12 @@ Status Consumer::Subscribe() {
 
 Consumed Consumer::Consume(Duration wait) {
   return Consumed(std::unique_ptr<RdKafka::Message>(consumer_->consume(Ms(wait))));
+}
+
+void Consumer::Wake() {
+  // Sets the queue's yield flag and signals its waiter: librdkafka's pop
+  // returns nothing then, which the C++ API reports as a timeout.
+  if (queue_ != nullptr) rd_kafka_queue_yield(queue_);
 }
 
 void Consumer::Close() {

@@ -23,6 +23,7 @@ class Message;
 class RebalanceCb;
 class EventCb;
 }  // namespace RdKafka
+struct rd_kafka_queue_s;  // librdkafka's C queue handle
 
 namespace pagesieve::kafka {
 
@@ -89,6 +90,10 @@ class Consumer {
 
   Status Subscribe();
   Consumed Consume(Duration wait);
+  // Makes a Consume() that waits now return at once, as timed out, or the
+  // next one when none waits. Thread-safe: for a thread with news of its
+  // own for the one that consumes.
+  void Wake();
   // Leaves the group: revokes everything first (the listener hears it).
   void Close();
 
@@ -150,6 +155,9 @@ class Consumer {
   std::unique_ptr<RdKafka::EventCb> events_;
   std::unique_ptr<RdKafka::RebalanceCb> rebalance_;
   std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
+  // The queue Consume() waits on, held to wake it: released before the
+  // consumer (a queue handle keeps its client alive).
+  rd_kafka_queue_s* queue_ = nullptr;
   bool closed_ = false;
 };
 

@@ -22,6 +22,7 @@ class Backpressure {
   void Apply(size_t pending_bytes, int64_t unacknowledged, const std::vector<PartitionId>& open,
              Source& source);
   bool paused(PartitionId partition) const { return paused_.count(partition) > 0; }
+  bool any_paused() const { return !paused_.empty(); }
   // The partition's lane is gone: a new one starts unpaused.
   void Forget(PartitionId partition) { paused_.erase(partition); }
 

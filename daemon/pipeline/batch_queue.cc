@@ -47,6 +47,11 @@ void BatchQueue::PopNext() {
   ++next_to_decide_;
 }
 
+bool BatchQueue::next_prepared() const {
+  auto it = in_flight_.find(next_to_decide_);
+  return it != in_flight_.end() && it->second.prepared != nullptr;
+}
+
 bool BatchQueue::waiting_for_pool() const {
   return std::any_of(in_flight_.begin(), in_flight_.end(),
                      [](const auto& entry) { return !entry.second.prepared; });

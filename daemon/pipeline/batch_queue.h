@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "common/clock.h"
@@ -44,6 +45,14 @@ class BatchQueue {
   void PopNext();
 
   bool empty() const { return open_.empty() && in_flight_.empty(); }
+  // When the open records' batch goes to the pool by the linger alone; none
+  // without open records.
+  std::optional<Clock::SteadyTime> linger_ends() const {
+    if (open_.empty()) return std::nullopt;
+    return open_since_ + linger_;
+  }
+  // Next() would return a batch.
+  bool next_prepared() const;
   // Handed to the pool and not back yet.
   bool waiting_for_pool() const;
 

@@ -122,6 +122,11 @@ Status Lane::Process(Sink& sink, int64_t max_unacknowledged, engine::VerdictCoun
   }
 }
 
+bool Lane::WaitsOnlyForPoolOrInput() const {
+  return unsent_.empty() && !(changelog_ && changelog_->shipping()) && !commit_requested_ &&
+         (options_.transactional || !CheckpointDue()) && !batches_.next_prepared();
+}
+
 bool Lane::AwaitsAcknowledgements() const {
   const bool checkpointing = commit_requested_ || (changelog_ && changelog_->shipping()) ||
                              (!options_.transactional && CheckpointDue());

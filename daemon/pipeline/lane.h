@@ -162,6 +162,11 @@ class Lane {
   }
   // Batches are at the pool: waiting for them is worth it.
   bool WaitingForPool() const { return batches_.waiting_for_pool(); }
+  // Only the pool, more input or the open batch's linger (BatchLingerEnds)
+  // can move the lane on: it sends nothing, awaits no acknowledgement for
+  // a checkpoint or commit, and has no prepared batch held back.
+  bool WaitsOnlyForPoolOrInput() const;
+  std::optional<Clock::SteadyTime> BatchLingerEnds() const { return batches_.linger_ends(); }
   // A checkpoint or commit waits for this lane's output to be acknowledged:
   // what the sink holds back to batch it holds back the checkpoint.
   bool AwaitsAcknowledgements() const;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "common/duration.h"
@@ -23,20 +24,18 @@ Pipeline::Pipeline(Source& source, Sink& sink, Stage& stage, ShardOpener open_sh
 Pipeline::~Pipeline() { CloseAll(); }
 
 Status Pipeline::Step() {
-  bool busy = false;
-  for (const auto& [p, open] : lanes_) busy |= open.lane->pending_bytes() > 0;
-  const Duration wait = busy ? options_.busy_wait : options_.idle_wait;
-  PS_RETURN_IF_ERROR(source_.Poll(wait, *this));
+  PS_RETURN_IF_ERROR(source_.Poll(NextWait(), *this));
   PS_RETURN_IF_ERROR(fatal_);
   if (rollback_) PS_RETURN_IF_ERROR(RollBack(*rollback_));
   for (auto& [p, open] : lanes_) SubmitBatches(open, AtEnd(*open.lane));
-  if (!DispatchCompletions() && busy) {
+  if (!DispatchCompletions() && !source_.Wakeable()) {
     // Nothing came back from the pool yet: wait for it rather than spin (a
-    // source that could wait for input did so in Poll already).
+    // source that could wait for input did so in Poll already; one that
+    // wakes for the pool waited for both there).
     bool at_pool = false;
     for (const auto& [p, open] : lanes_) at_pool |= open.lane->WaitingForPool();
     if (at_pool) {
-      completions_.WaitFor(wait);
+      completions_.WaitFor(options_.busy_wait);
       DispatchCompletions();
     }
   }
@@ -53,12 +52,41 @@ Status Pipeline::Step() {
   return FinishLanesAtTheirEnd();
 }
 
+Duration Pipeline::NextWait() const {
+  bool busy = false;
+  bool only_pool_or_input = source_.Wakeable() && !committing_ && !backpressure_.any_paused();
+  std::optional<Clock::SteadyTime> linger_ends;
+  for (const auto& [p, open] : lanes_) {
+    const Lane& lane = *open.lane;
+    if (lane.pending_bytes() == 0) continue;
+    busy = true;
+    only_pool_or_input = only_pool_or_input && lane.WaitsOnlyForPoolOrInput();
+    if (const auto ends = lane.BatchLingerEnds(); ends && (!linger_ends || *ends < *linger_ends)) {
+      linger_ends = ends;
+    }
+  }
+  if (!busy) return options_.idle_wait;
+  // Acknowledgements are heard of only between waits: a lane that needs
+  // them (a checkpoint, a commit, a full sink) is polled for them often.
+  if (!only_pool_or_input) return options_.busy_wait;
+  // Otherwise whatever comes next ends the wait (input, or the pool waking
+  // the source), but for an open batch's linger: a wake-up per event, not
+  // one per millisecond while a batch is at the pool.
+  Duration wait = options_.idle_wait;
+  if (linger_ends) {
+    wait = std::clamp(std::chrono::ceil<Duration>(*linger_ends - clock_.SteadyNow()), Duration(0),
+                      wait);
+  }
+  return wait;
+}
+
 void Pipeline::SubmitBatches(OpenLane& open, bool flush) {
   uint64_t seq = 0;
   while (auto batch = open.lane->TakeBatch(flush, &seq)) {
     pool_.Submit(std::move(batch),
                  [this, id = open.id, seq](std::unique_ptr<engine::PrepareBatch> b) {
                    completions_.Push({id, seq, std::move(b)});
+                   source_.Wake();
                  });
   }
 }

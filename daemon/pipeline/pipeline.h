@@ -31,7 +31,8 @@ struct PipelineOptions {
   // Backpressure (backpressure.h).
   size_t max_pending_bytes = 64u << 20;
   int64_t max_unacknowledged = 100'000;
-  // How long Step() waits for input: briefly while records are in flight,
+  // How long Step() waits for input: briefly while records are in flight
+  // (unless the source wakes when the pool is done: Source::Wakeable),
   // longer when there is nothing to do.
   Duration busy_wait = std::chrono::milliseconds(1);
   Duration idle_wait = std::chrono::milliseconds(100);
@@ -137,6 +138,8 @@ class Pipeline final : public Lanes {
   Status CheckpointAndCommit();
   void ApplyBackpressure();
   Status FinishLanesAtTheirEnd();
+  // How long the next Poll may wait for something to happen.
+  Duration NextWait() const;
   // All of a lane's records read so far are in: no reason to linger.
   bool AtEnd(const Lane& lane) const;
   // Processes, acknowledges and checkpoints everything of one lane, and

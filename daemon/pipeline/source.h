@@ -71,6 +71,14 @@ class Source {
   // error is fatal for the run.
   virtual Status Poll(Duration wait, Lanes& lanes) = 0;
 
+  // Whether Wake() ends a Poll's wait. The pipeline then waits for the
+  // prepare pool in Poll, one wait for both, rather than polling each
+  // briefly in turn while records are at the pool.
+  virtual bool Wakeable() const { return false; }
+  // Makes a Poll that waits now return at once, or the next one when none
+  // waits. Thread-safe: the pool's workers call it as batches come back.
+  virtual void Wake() {}
+
   // Everything before each offset is decided, acknowledged and checkpointed:
   // a Kafka source commits it (synchronously when `sync`); files have
   // nothing to commit.

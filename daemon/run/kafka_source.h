@@ -46,6 +46,8 @@ class KafkaSource final : public pipeline::Source, private kafka::RebalanceListe
   void Close(pipeline::Lanes& lanes);
 
   Status Poll(Duration wait, pipeline::Lanes& lanes) override;
+  bool Wakeable() const override { return true; }
+  void Wake() override { consumer_->Wake(); }
   void Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) override;
   Status Rewind(PartitionId partition, Offset offset) override {
     ends_seen_.erase(partition);

@@ -10,9 +10,11 @@
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafkacpp.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/clock.h"
@@ -122,6 +124,24 @@ TEST_F(ConsumerTest, WatermarksWaitOutALeaderThatMoved) {
   ASSERT_TRUE(marks.ok()) << marks.status().ToString();
   EXPECT_EQ(marks->first, 0);
   EXPECT_EQ(marks->second, kRecords);
+}
+
+// The pipeline waits for input and for its prepare pool in one Consume: a
+// worker's Wake ends that wait, and one that comes while nobody waits ends
+// the next (the pool finished a batch while the thread was busy).
+TEST_F(ConsumerTest, AWakeEndsTheConsumeThatWaitsOrTheNextOne) {
+  using std::chrono::seconds;
+  const auto start = std::chrono::steady_clock::now();
+  member_->Wake();
+  EXPECT_EQ(member_->Consume(seconds(30)).kind(), Consumed::Kind::kTimedOut);
+  std::thread waker([this] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    member_->Wake();
+  });
+  EXPECT_EQ(member_->Consume(seconds(30)).kind(), Consumed::Kind::kTimedOut);
+  waker.join();
+  // Either Consume left to its wait takes 30 s.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, seconds(20));
 }
 
 // A coordinator loading its state after a restart, and an offset that a

@@ -111,7 +111,30 @@ Status ScriptedSource::Rewind(PartitionId p, Offset offset) {
   return Status::Ok();
 }
 
-Status ScriptedSource::Poll(Duration, Lanes& lanes) {
+void GatedStage::Open() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    open_ = true;
+  }
+  opened_.notify_all();
+}
+
+void GatedStage::Pass() const {
+  std::unique_lock<std::mutex> lock(mu_);
+  opened_.wait(lock, [this] { return open_; });
+}
+
+engine::PreparePool::PrepareFnFactory GatedStage::PrepareFactory() const {
+  return [this, factory = inner_.PrepareFactory()] {
+    return [this, prepare = factory()](const engine::InputRecord& record) {
+      Pass();
+      return prepare(record);
+    };
+  };
+}
+
+Status ScriptedSource::Poll(Duration wait, Lanes& lanes) {
+  waits.emplace_back(wait, pending_bytes ? pending_bytes() : 0);
   while (!events_.empty()) {
     const Event e = events_.front();
     events_.pop_front();
@@ -129,14 +152,30 @@ Status ScriptedSource::Poll(Duration, Lanes& lanes) {
         break;
     }
   }
+  bool handed = false;
   for (auto& [p, records] : queued_) {
     if (!lanes.IsOpen(p) || paused.count(p)) continue;
     while (!records.empty()) {
       lanes.Add(p, std::move(records.front()));
       records.pop_front();
+      handed = true;
     }
   }
+  if (wakeable_ && !handed) {
+    std::unique_lock<std::mutex> lock(wake_mu_);
+    woken_.wait_for(lock, wait, [this] { return wake_pending_; });
+    wake_pending_ = false;
+  }
   return Status::Ok();
+}
+
+void ScriptedSource::Wake() {
+  ++wakes;
+  {
+    std::lock_guard<std::mutex> lock(wake_mu_);
+    wake_pending_ = true;
+  }
+  woken_.notify_one();
 }
 
 void ScriptedSource::Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) {

@@ -4,10 +4,13 @@
 // broker and without files, with acknowledgements, failures, rebalances and
 // ends on cue.
 
+#include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -15,6 +18,7 @@
 
 #include "common/clock.h"
 #include "pipeline/sink.h"
+#include "pipeline/stage.h"
 #include "pipeline/source.h"
 
 namespace pagesieve::pipeline::testing {
@@ -85,6 +89,49 @@ class RecordingSink final : public Sink {
   int64_t next_log_offset_ = 0;
 };
 
+// Another stage whose pool work waits until the test opens the gate: the
+// test acts while batches are at the pool. Everything else goes to `inner`.
+class GatedStage final : public Stage {
+ public:
+  explicit GatedStage(Stage& inner) : inner_(inner) {}
+  void Open();
+
+  engine::PreparePool::PrepareFnFactory PrepareFactory() const override;
+  bool stateful() const override { return inner_.stateful(); }
+  Status Process(engine::PreparedRecord record, const SourceRecord& input,
+                 store::TierStores* stores, engine::VerdictCounts& counts,
+                 std::vector<OutputMessage>* out) override {
+    return inner_.Process(std::move(record), input, stores, counts, out);
+  }
+  OutputMessage DeadLetter(const SourceRecord& input, const Status& error,
+                           engine::VerdictCounts& counts) override {
+    return inner_.DeadLetter(input, error, counts);
+  }
+  Status LaneOpened(PartitionId partition, store::Shard* shard) override {
+    return inner_.LaneOpened(partition, shard);
+  }
+  void LaneClosed(PartitionId partition) override { inner_.LaneClosed(partition); }
+  Status AfterProcessing(PartitionId partition, const LaneRound& round,
+                         std::vector<OutputMessage>* out) override {
+    return inner_.AfterProcessing(partition, round, out);
+  }
+  void BeforeCommit(PartitionId partition, std::vector<OutputMessage>* out) override {
+    inner_.BeforeCommit(partition, out);
+  }
+  bool HoldsOutput(PartitionId partition) const override { return inner_.HoldsOutput(partition); }
+  void BeforeCheckpoint(PartitionId partition, store::Shard& shard) override {
+    inner_.BeforeCheckpoint(partition, shard);
+  }
+
+ private:
+  void Pass() const;
+
+  Stage& inner_;
+  mutable std::mutex mu_;
+  mutable std::condition_variable opened_;
+  bool open_ = false;  // guarded by mu_
+};
+
 // A source whose partitions and records are set by the test: each Poll()
 // first applies the rebalances queued with Assign/Revoke/Lose, then hands
 // every queued record of a partition that is open and not paused to the
@@ -102,6 +149,11 @@ class ScriptedSource final : public Source {
   void SetEnd(PartitionId p, Offset end) { ends_[p] = end; }
 
   Status Poll(Duration wait, Lanes& lanes) override;
+  // Wakeable like a Kafka source once asked: then a Poll with nothing to
+  // hand over waits, in real time, for Wake() or for as long as it is told.
+  void MakeWakeable() { wakeable_ = true; }
+  bool Wakeable() const override { return wakeable_; }
+  void Wake() override;
   void Commit(const std::vector<std::pair<PartitionId, Offset>>& offsets, bool sync) override;
   void Pause(const std::vector<PartitionId>& partitions) override;
   void Resume(const std::vector<PartitionId>& partitions) override;
@@ -119,6 +171,11 @@ class ScriptedSource final : public Source {
   std::set<PartitionId> paused;
   std::set<PartitionId> finished;
   std::map<PartitionId, bool> revoke_drained;  // what Lanes::Revoke answered
+  // What each Poll was told to wait, with what `pending_bytes` (set by the
+  // test) said then.
+  std::vector<std::pair<Duration, size_t>> waits;
+  std::function<size_t()> pending_bytes;
+  std::atomic<int> wakes{0};  // Wake() is called from the pool's threads
 
  private:
   struct Event {
@@ -130,6 +187,10 @@ class ScriptedSource final : public Source {
   std::map<PartitionId, std::deque<SourceRecord>> queued_;
   std::map<PartitionId, std::vector<SourceRecord>> pushed_;  // for a replay
   bool replay_on_rewind_ = false;
+  bool wakeable_ = false;
+  std::mutex wake_mu_;
+  std::condition_variable woken_;
+  bool wake_pending_ = false;  // guarded by wake_mu_
   std::map<PartitionId, Offset> ends_;
 };
 
