@@ -439,22 +439,10 @@ namespace {
 // A stage that decides, and after a round sends one message of its own
 // when told; or holds one for the next commit (as routed dedup's stages
 // hold their promises).
-class SpeakingStage final : public Stage {
+class SpeakingStage final : public ForwardingStage {
  public:
-  explicit SpeakingStage(DecideStage& decide) : decide_(decide) {}
-  engine::PreparePool::PrepareFnFactory PrepareFactory() const override {
-    return decide_.PrepareFactory();
-  }
+  using ForwardingStage::ForwardingStage;
   bool stateful() const override { return true; }
-  Status Process(engine::PreparedRecord record, const SourceRecord& input,
-                 store::TierStores* stores, engine::VerdictCounts& counts,
-                 std::vector<OutputMessage>* out) override {
-    return decide_.Process(std::move(record), input, stores, counts, out);
-  }
-  OutputMessage DeadLetter(const SourceRecord& input, const Status& error,
-                           engine::VerdictCounts& counts) override {
-    return decide_.DeadLetter(input, error, counts);
-  }
   Status AfterProcessing(PartitionId, const LaneRound&, std::vector<OutputMessage>* out) override {
     ++rounds;
     if (speak) out->push_back(OutputMessage{"promises", std::nullopt, "floor", {}, 0, false});
@@ -471,9 +459,6 @@ class SpeakingStage final : public Stage {
   bool hold = false;
   int rounds = 0;
   int before_commits = 0;
-
- private:
-  DecideStage& decide_;
 };
 
 class SpeakingLaneTest : public LaneTest {

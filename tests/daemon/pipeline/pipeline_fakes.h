@@ -89,14 +89,15 @@ class RecordingSink final : public Sink {
   int64_t next_log_offset_ = 0;
 };
 
-// Another stage whose pool work waits until the test opens the gate: the
-// test acts while batches are at the pool. Everything else goes to `inner`.
-class GatedStage final : public Stage {
+// A stage that does what `inner` does: tests derive from it to change one
+// part (GatedStage, lane_test's SpeakingStage).
+class ForwardingStage : public Stage {
  public:
-  explicit GatedStage(Stage& inner) : inner_(inner) {}
-  void Open();
+  explicit ForwardingStage(Stage& inner) : inner_(inner) {}
 
-  engine::PreparePool::PrepareFnFactory PrepareFactory() const override;
+  engine::PreparePool::PrepareFnFactory PrepareFactory() const override {
+    return inner_.PrepareFactory();
+  }
   bool stateful() const override { return inner_.stateful(); }
   Status Process(engine::PreparedRecord record, const SourceRecord& input,
                  store::TierStores* stores, engine::VerdictCounts& counts,
@@ -123,10 +124,22 @@ class GatedStage final : public Stage {
     inner_.BeforeCheckpoint(partition, shard);
   }
 
+ protected:
+  Stage& inner_;
+};
+
+// The inner stage, with its pool work waiting until the test opens the
+// gate: the test acts while batches are at the pool.
+class GatedStage final : public ForwardingStage {
+ public:
+  using ForwardingStage::ForwardingStage;
+  void Open();
+
+  engine::PreparePool::PrepareFnFactory PrepareFactory() const override;
+
  private:
   void Pass() const;
 
-  Stage& inner_;
   mutable std::mutex mu_;
   mutable std::condition_variable opened_;
   bool open_ = false;  // guarded by mu_
