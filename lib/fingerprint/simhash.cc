@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace pagesieve::fingerprint {
 
@@ -25,6 +26,37 @@ constexpr std::array<uint64_t, 256> MakeSpreadTable() {
   return table;
 }
 constexpr std::array<uint64_t, 256> kSpread = MakeSpreadTable();
+
+// Sorts hashes ascending. On a page's thousands of uniformly random shingle
+// hashes std::sort mispredicts about every other comparison; an LSD radix
+// sort (eight byte-wide passes, every pass's counts from one read, a pass
+// skipped where all share the byte) does none of that: it cut the SimHash
+// stage by about a sixth (docs/benchmarks.md, "The shingles' sort").
+void SortHashes(std::vector<uint64_t>* hashes) {
+  constexpr size_t kRadixFrom = 256;  // below, the counting costs more than it saves
+  const size_t n = hashes->size();
+  if (n < kRadixFrom) {
+    std::sort(hashes->begin(), hashes->end());
+    return;
+  }
+  std::array<std::array<uint32_t, 256>, 8> counts{};
+  for (uint64_t h : *hashes) {
+    for (int pass = 0; pass < 8; ++pass) ++counts[pass][(h >> (8 * pass)) & 0xff];
+  }
+  thread_local std::vector<uint64_t> scratch;
+  scratch.resize(n);
+  uint64_t* from = hashes->data();
+  uint64_t* to = scratch.data();
+  for (int pass = 0; pass < 8; ++pass) {
+    std::array<uint32_t, 256>& count = counts[pass];
+    if (count[(from[0] >> (8 * pass)) & 0xff] == n) continue;  // all share this byte
+    uint32_t offset = 0;
+    for (uint32_t& c : count) offset += std::exchange(c, offset);
+    for (size_t i = 0; i < n; ++i) to[count[(from[i] >> (8 * pass)) & 0xff]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != hashes->data()) std::copy(from, from + n, hashes->data());
+}
 
 }  // namespace
 
@@ -69,7 +101,7 @@ uint64_t SimHashAccumulator::Finish() {
 
 uint64_t WeightedSimHash(std::vector<uint64_t>* shingles, std::vector<uint64_t>* emphasized,
                          double emphasis) {
-  std::sort(shingles->begin(), shingles->end());
+  SortHashes(shingles);
   std::sort(emphasized->begin(), emphasized->end());
   emphasized->erase(std::unique(emphasized->begin(), emphasized->end()), emphasized->end());
 

@@ -92,6 +92,24 @@ TEST(WeightedSimHashTest, DoesNotDependOnFeatureOrder) {
             WeightedSimHash(&shuffled, &emphasized_copy, 2.0));
 }
 
+// MinHash reads the shingles WeightedSimHash leaves sorted. Large inputs
+// are sorted by radix: random hashes (every byte pass runs), and hashes
+// below 2^40 (the three top passes are skipped, so the result lands in the
+// scratch buffer and is copied back).
+TEST(WeightedSimHashTest, LeavesTheShinglesSortedWithTheirRepeats) {
+  std::mt19937_64 rng(11);
+  for (uint64_t mask : {~uint64_t{0}, (uint64_t{1} << 40) - 1}) {
+    std::vector<uint64_t> shingles;
+    for (int i = 0; i < 5000; ++i) shingles.push_back(rng() & mask);
+    for (int i = 0; i < 300; ++i) shingles.push_back(shingles[static_cast<size_t>(i) * 7]);
+    std::vector<uint64_t> expected = shingles;
+    std::sort(expected.begin(), expected.end());
+    std::vector<uint64_t> emphasized;
+    WeightedSimHash(&shingles, &emphasized, 2.0);
+    EXPECT_EQ(shingles, expected) << "mask " << mask;
+  }
+}
+
 // Three distinct features set the low 32 bits; one feature that clears them
 // repeats `count` times. Its weight 1 + ln(count) beats 3 from count 8 on
 // (1 + ln 8 = 3.08) but not at 4 (2.39), where a linear weight already would.
