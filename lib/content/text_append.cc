@@ -1,7 +1,9 @@
 #include "content/text_append.h"
 
 #include <array>
+#include <bit>
 
+#include "common/byte_set_scan.h"
 #include "content/html_entities.h"
 
 namespace pagesieve::content {
@@ -22,6 +24,48 @@ constexpr std::array<uint8_t, 256> MakeClasses() {
 constexpr std::array<uint8_t, 256> kClasses = MakeClasses();
 
 bool IsContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+constexpr ByteSet MakeStops() {
+  ByteSet stops{};
+  for (int b = 0; b < 256; ++b) stops[b] = kClasses[b] != kPlain;
+  return stops;
+}
+constexpr ByteSet kStops = MakeStops();
+
+constexpr ByteSet MakeNotSpaces() {
+  ByteSet not_spaces{};
+  for (int b = 0; b < 256; ++b) not_spaces[b] = kClasses[b] != kSpace;
+  return not_spaces;
+}
+constexpr ByteSet kNotSpaces = MakeNotSpaces();
+
+// The end of the run of plain bytes that starts at i; adds the run's UTF-8
+// continuation bytes to `continuation`. Text runs are long and most of a
+// page's text bytes pass here: 16 at a time where the CPU allows (the
+// profile of `pagesieve dedup` had this function at 6-7 % a byte at a time).
+size_t PlainRunEnd(const unsigned char* s, size_t i, size_t n, uint32_t* continuation) {
+#ifdef __SSSE3__
+  static constexpr NibbleTables kTables = MakeNibbleTables(kStops);
+  static_assert(kTables.groups <= 8, "the stops need more than 8 nibble groups");
+  // 0x80-0xBF are the bytes below -64 as signed.
+  const __m128i first_lead = _mm_set1_epi8(static_cast<char>(0xC0));
+  while (n - i >= 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const uint32_t stops = SetMembers16(bytes, kTables);
+    const auto continuations =
+        static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmplt_epi8(bytes, first_lead)));
+    if (stops != 0) {
+      const int run = std::countr_zero(stops);
+      *continuation += std::popcount(continuations & ((1u << run) - 1));
+      return i + run;
+    }
+    *continuation += std::popcount(continuations);
+    i += 16;
+  }
+#endif
+  while (i < n && !kStops[s[i]]) *continuation += IsContinuation(s[i++]);
+  return i;
+}
 
 uint32_t CountChars(std::string_view s) {
   uint32_t n = 0;
@@ -47,9 +91,8 @@ void AppendCollapsedText(std::string_view raw, bool* after_space, std::string* o
     const uint8_t cls = kClasses[s[i]];
     if (cls == kPlain || cls == kLead) {
       if (cls == kLead && IsWideComma(raw.substr(i))) ++stats->commas;
-      size_t j = i + 1;
       uint32_t continuation = IsContinuation(s[i]);
-      while (j < n && kClasses[s[j]] == kPlain) continuation += IsContinuation(s[j++]);
+      const size_t j = PlainRunEnd(s, i + 1, n, &continuation);
       out->append(raw.data() + i, j - i);
       stats->chars += static_cast<uint32_t>(j - i) - continuation;
       space = false;
@@ -60,7 +103,8 @@ void AppendCollapsedText(std::string_view raw, bool* after_space, std::string* o
         ++stats->chars;
         space = true;
       }
-      ++i;
+      // Markup is indented: runs of whitespace are long.
+      i = SkipOutside<kNotSpaces>(s + i + 1, s + n) - s;
     } else if (cls == kComma) {
       out->push_back(',');
       ++stats->chars;
