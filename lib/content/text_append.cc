@@ -25,19 +25,14 @@ constexpr std::array<uint8_t, 256> kClasses = MakeClasses();
 
 bool IsContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 
-constexpr ByteSet MakeStops() {
-  ByteSet stops{};
-  for (int b = 0; b < 256; ++b) stops[b] = kClasses[b] != kPlain;
-  return stops;
+// The bytes of every class but `cls`: where a run of that class ends.
+constexpr ByteSet EndsOfRunOf(ByteClass cls) {
+  ByteSet ends{};
+  for (int b = 0; b < 256; ++b) ends[b] = kClasses[b] != cls;
+  return ends;
 }
-constexpr ByteSet kStops = MakeStops();
-
-constexpr ByteSet MakeNotSpaces() {
-  ByteSet not_spaces{};
-  for (int b = 0; b < 256; ++b) not_spaces[b] = kClasses[b] != kSpace;
-  return not_spaces;
-}
-constexpr ByteSet kNotSpaces = MakeNotSpaces();
+constexpr ByteSet kStops = EndsOfRunOf(kPlain);
+constexpr ByteSet kNotSpaces = EndsOfRunOf(kSpace);
 
 // The end of the run of plain bytes that starts at i; adds the run's UTF-8
 // continuation bytes to `continuation`. Text runs are long and most of a
