@@ -25,6 +25,15 @@ bool IsFence(RdKafka::ErrorCode code) {
          code == RdKafka::ERR_INVALID_PRODUCER_EPOCH;
 }
 
+// The group coordinator refuses the offsets of a member it no longer
+// counts: the member's session ended (the coordinator restarted, or the
+// process stalled past session.timeout), and its partitions are being
+// given to others. Only rejoining the group mends it.
+bool IsMemberGone(RdKafka::ErrorCode code) {
+  return code == RdKafka::ERR_UNKNOWN_MEMBER_ID || code == RdKafka::ERR_ILLEGAL_GENERATION ||
+         code == RdKafka::ERR_FENCED_INSTANCE_ID;
+}
+
 constexpr char kStalledFence[] =
     " (the coordinator aborted the transaction: it stayed open longer than "
     "processing.transaction_timeout while this process stalled)";
@@ -187,6 +196,10 @@ Status KafkaSink::TransactionError(RdKafka::Error* error, const std::string& wha
   if (e->is_retriable() && !e->txn_requires_abort()) {
     return Status::DeadlineExceeded(what + ": " + e->str());
   }
+  if (IsMemberGone(e->code())) {
+    return Status::FailedPrecondition(what + ": " + e->str() +
+                                      " (the consumer group no longer counts this member)");
+  }
   return Status::Aborted(what + ": " + e->str());
 }
 
@@ -234,7 +247,7 @@ Status KafkaSink::CommitTransaction(const std::vector<std::pair<PartitionId, Off
     s = Retrying([&](int timeout_ms) { return producer_->commit_transaction(timeout_ms); },
                  "committing");
   }
-  if (s.code() == StatusCode::kAborted) {
+  if (s.code() == StatusCode::kAborted || s.code() == StatusCode::kFailedPrecondition) {
     PS_RETURN_IF_ERROR(AbortTransaction());
     return s;
   }

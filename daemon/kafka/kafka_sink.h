@@ -81,7 +81,9 @@ class KafkaSink final : public pipeline::Sink {
   Status Reconnect();
   // What a transactional call's error means: kDeadlineExceeded when the
   // same call may be made again, kAborted when the transaction can be
-  // aborted and the work done again, else fatal (kUnavailable).
+  // aborted and the work done again, kFailedPrecondition the same when the
+  // group no longer counts the member whose offsets it carries, else fatal
+  // (kUnavailable).
   Status TransactionError(RdKafka::Error* error, const std::string& what);
   // Makes a transactional call, again while it times out retriably.
   Status Retrying(const std::function<RdKafka::Error*(int timeout_ms)>& call,

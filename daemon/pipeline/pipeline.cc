@@ -232,7 +232,7 @@ Status Pipeline::AdvanceTransaction(bool force, bool* committed) {
     if (std::optional<Offset> next = open.lane->commit_offset()) offsets.emplace_back(p, *next);
   }
   const Status s = sink_.CommitTransaction(offsets);
-  if (s.code() == StatusCode::kAborted) {
+  if (s.code() == StatusCode::kAborted || s.code() == StatusCode::kFailedPrecondition) {
     // A message that failed while the commit waited for it aborts the
     // transaction; one that would fail the same way when decided again
     // stops the stage instead (Lane::CheckDeliveries).
@@ -241,6 +241,7 @@ Status Pipeline::AdvanceTransaction(bool force, bool* committed) {
       if (!delivered.ok() && delivered.code() != StatusCode::kAborted) return delivered;
     }
     rollback_ = s.message();
+    member_gone_ = s.code() == StatusCode::kFailedPrecondition;
     return Status::Ok();
   }
   PS_RETURN_IF_ERROR(s);
@@ -289,6 +290,7 @@ bool Pipeline::CommitBefore(Clock::SteadyTime deadline) {
 
 Status Pipeline::RollBack(std::string why) {
   rollback_.reset();
+  member_gone_ = false;  // a running stage rejoins, and commits again after
   spdlog::warn("transaction aborted: {}; deciding again from the last commit", why);
   if (options_.transactions_aborted != nullptr) options_.transactions_aborted->Increment();
   PS_RETURN_IF_ERROR(sink_.AbortTransaction());
@@ -492,6 +494,21 @@ Status Pipeline::Shutdown(Duration timeout) {
     // What was processed commits; what was read beyond is read again on the
     // next start.
     bool committed = CommitBefore(deadline);
+    if (!committed && member_gone_ && fatal_.ok()) {
+      // The group gave this member's partitions away (its session ended
+      // while the coordinator was away): they are their next owners' from
+      // the last commit, as if revoked, and retrying cannot commit. Nothing
+      // of the aborted transaction is visible; nothing is lost.
+      spdlog::warn(
+          "shutdown: the last transaction was refused ({}); the group no longer counts this "
+          "instance, so its partitions' records since the last commit are decided by their "
+          "next owners",
+          *rollback_);
+      (void)sink_.AbortTransaction();
+      abandoned_ = true;
+      CloseAll();
+      return Status::Ok();
+    }
     // A transaction that failed, not for want of time (its records timed
     // out while the broker was away), is aborted and its records decided
     // again, as a running stage does: a stop right after an outage still

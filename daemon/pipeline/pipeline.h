@@ -172,6 +172,9 @@ class Pipeline final : public Lanes {
   // Why the open transaction must be aborted: set where lanes may not be
   // reopened (inside a rebalance), acted on by the next Step().
   std::optional<std::string> rollback_;
+  // The rollback's cause is a commit the group refused because it no
+  // longer counts this member: no commit can succeed before it rejoins.
+  bool member_gone_ = false;
   // Declared before the pool: on destruction the pool finishes its queued
   // batches into it.
   CompletionQueue completions_;

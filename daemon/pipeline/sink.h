@@ -70,7 +70,10 @@ class Sink {
   // aborted instead (the group moved on, a zombie's offsets were refused, a
   // message failed or timed out; its counter says so): none of it is
   // visible and the caller decides those records again from its last
-  // checkpoint. Any other error is fatal.
+  // checkpoint. kFailedPrecondition: aborted the same way, because the
+  // group no longer counts this member (its session ended while it was
+  // away): the partitions are already someone else's, and no commit can
+  // succeed before the member rejoins. Any other error is fatal.
   virtual Status CommitTransaction(const std::vector<std::pair<PartitionId, Offset>>& offsets) {
     (void)offsets;
     return Status::Internal("not a transactional sink");

@@ -3,6 +3,7 @@
 // made to give these answers on demand).
 #include "kafka/kafka_sink.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "demo/mock_cluster.h"
@@ -13,6 +14,8 @@ namespace {
 
 constexpr int16_t kAddPartitionsToTxn = 24;  // the Kafka protocol's requests
 constexpr int16_t kEndTxn = 26;
+constexpr int16_t kTxnOffsetCommit = 28;
+constexpr int kUnknownMemberId = 25;
 constexpr int kInvalidTxnState = 48;
 constexpr int kProducerFenced = 90;
 constexpr int32_t kBroker = 1;
@@ -99,6 +102,23 @@ TEST_F(KafkaSinkTest, AnAbortTheCoordinatorRefusesStartsANewProducerThatGoesOn) 
   ASSERT_TRUE(aborted.ok()) << aborted.ToString();
   EXPECT_FALSE(sink_->in_transaction());
   EXPECT_EQ(sink_->unacknowledged(), 0);
+  SendOne();
+  const Status committed = sink_->CommitTransaction({});
+  EXPECT_TRUE(committed.ok()) << committed.ToString();
+}
+
+// After a coordinator restart the group may no longer count the member
+// whose offsets the transaction carries: the commit is aborted and says so
+// with its own code, which tells the pipeline that retrying before the
+// member rejoins is in vain (Pipeline::Shutdown). The next transaction
+// goes on.
+TEST_F(KafkaSinkTest, OffsetsOfAMemberTheGroupForgotAbortTheTransactionAndSaySo) {
+  SendOne();
+  cluster_->FailNextRequest(kBroker, kTxnOffsetCommit, kUnknownMemberId);
+  const Status refused = sink_->CommitTransaction({{PartitionId(0), Offset(1)}});
+  EXPECT_EQ(refused.code(), StatusCode::kFailedPrecondition) << refused.ToString();
+  EXPECT_THAT(refused.message(), ::testing::HasSubstr("no longer counts this member"));
+  EXPECT_FALSE(sink_->in_transaction());
   SendOne();
   const Status committed = sink_->CommitTransaction({});
   EXPECT_TRUE(committed.ok()) << committed.ToString();

@@ -28,6 +28,12 @@ Status RecordingSink::CommitTransaction(
     return Status::Aborted("1 message(s) failed delivery");
   }
   AckAll();
+  if (member_gone_) {
+    in_transaction_ = false;
+    ++aborts;
+    return Status::FailedPrecondition(
+        "committing input offsets in the transaction: Broker: Unknown member");
+  }
   if (refuse_commit_) {
     refuse_commit_ = false;
     in_transaction_ = false;

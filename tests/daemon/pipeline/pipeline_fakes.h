@@ -59,6 +59,9 @@ class RecordingSink final : public Sink {
   bool in_transaction() const override { return in_transaction_; }
   void set_transactional(bool transactional) { transactional_ = transactional; }
   void RefuseNextCommit() { refuse_commit_ = true; }
+  // Every commit is refused as the group coordinator refuses the offsets
+  // of a member it no longer counts, until told otherwise.
+  void set_member_gone(bool gone) { member_gone_ = gone; }
   // The next commit meets the oldest unacknowledged message failing with
   // `error` while it waits for the acknowledgements (FailNext), and aborts.
   void FailDuringNextCommit(const std::string& error, bool permanent = false) {
@@ -84,6 +87,7 @@ class RecordingSink final : public Sink {
   bool transactional_ = false;
   bool in_transaction_ = false;
   bool refuse_commit_ = false;
+  bool member_gone_ = false;
   std::optional<std::pair<std::string, bool>> fail_during_commit_;
   std::deque<std::shared_ptr<DeliveryCounter>> waiting_;
   int64_t next_log_offset_ = 0;

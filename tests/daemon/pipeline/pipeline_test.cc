@@ -432,6 +432,43 @@ TEST_F(PipelineTest, AShutdownWhoseTransactionFailsWithNoTimeLeftSaysSo) {
   EXPECT_TRUE(sink_.commits.empty());
 }
 
+// A running stage whose member the group forgot (the coordinator restarted)
+// rolls back and decides again, as for any refused commit: the consumer
+// rejoins meanwhile, and a later commit goes through.
+TEST_F(PipelineTest, ACommitRefusedForAForgottenMemberRollsBackWhileRunning) {
+  MakeExactlyOnceWithOneRecordSent();
+  sink_.set_auto_ack(true);
+  sink_.set_member_gone(true);
+  clock_.Advance(std::chrono::seconds(2));
+  StepUntil([&] { return source_.rewound.count(kP2) > 0; });
+  EXPECT_EQ(sink_.aborts, 1);
+  sink_.set_member_gone(false);  // rejoined
+  Push(kP2, 0, "https://two.example/a", 1);
+  StepUntilSent(2);
+  clock_.Advance(std::chrono::seconds(2));
+  StepUntil([&] { return sink_.commits.size() == 1; });
+  EXPECT_EQ(sink_.commits[0], (std::map<PartitionId, Offset>{{kP2, Offset(1)}}));
+}
+
+// A stop whose last commit the group refuses because it no longer counts
+// the member: the partitions are already someone else's and no retry can
+// commit, so the stage aborts and stops cleanly at once, where it used to
+// decide again and retry until its deadline and exit with an error.
+TEST_F(PipelineTest, AShutdownRefusedForAForgottenMemberAbortsAndStopsCleanly) {
+  source_.ReplayOnRewind();
+  MakeCommittedTwoLanes();
+  Push(kP1, 1, "https://one.example/b", 3);
+  StepUntilSent(3);
+  sink_.set_member_gone(true);
+  sink_.on_commit = [this] { clock_.Advance(std::chrono::seconds(10)); };
+  const Status s = pipeline_->Shutdown(std::chrono::minutes(1));
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(sink_.aborts, 1) << "retried a commit that cannot succeed";
+  EXPECT_EQ(sink_.commits.size(), 1u);
+  EXPECT_TRUE(source_.rewound.empty()) << "decided again for partitions it no longer owns";
+  EXPECT_FALSE(sink_.in_transaction());
+}
+
 TEST_F(PipelineTest, AFailedDeliveryStopsTheRunAndNamesThePartition) {
   Make();
   source_.Assign(kP2);
