@@ -45,4 +45,14 @@ EntryKey::EntryKey(uint64_t scope_id, uint64_t simhash) : size_(kSimHashKeySize)
   PutId(simhash, bytes_.data() + 8);
 }
 
+std::string HomeEntryKey(uint64_t scope_id, uint64_t simhash, const OriginPosition& at) {
+  std::string key(kHomeEntryKeySize, '\0');
+  PutId(scope_id, key.data());
+  PutId(simhash, key.data() + 8);
+  PutId(static_cast<uint64_t>(at.event_time.millis()), key.data() + 16);
+  PutId(static_cast<uint64_t>(static_cast<int64_t>(at.partition.value())), key.data() + 24);
+  PutId(static_cast<uint64_t>(at.offset.value()), key.data() + 32);
+  return key;
+}
+
 }  // namespace pagesieve::store

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "common/digest.h"
+#include "store/origin.h"
 
 namespace pagesieve::store {
 
@@ -32,6 +33,9 @@ class ScopeIdCache {
 // Key sizes: [scope id 8][digest 16] and [scope id 8][simhash 8].
 inline constexpr size_t kDigestKeySize = 24;
 inline constexpr size_t kSimHashKeySize = 16;
+// A routed home owner's whole near entry: the SimHash key, then its
+// origin's event time, partition and offset (HomeEntryKey).
+inline constexpr size_t kHomeEntryKeySize = kSimHashKeySize + 24;
 
 // A key of the url, exact or near store, built without allocating.
 class EntryKey {
@@ -47,5 +51,10 @@ class EntryKey {
   std::array<char, kDigestKeySize> bytes_{};
   size_t size_ = 0;
 };
+
+// [scope id 8][simhash 8][event time 8][partition 8][offset 8], big-endian:
+// one incarnation of a near entry, kept whole by its home owner. It sorts
+// right after the entry's own key.
+std::string HomeEntryKey(uint64_t scope_id, uint64_t simhash, const OriginPosition& at);
 
 }  // namespace pagesieve::store

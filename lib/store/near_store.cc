@@ -48,6 +48,7 @@ Status NearStore::BuildIndex(EventTime expire_at, const std::stop_token& stop) {
       return Status::Aborted("shard " + db_->dir() + ": open stopped while indexing SimHashes");
     }
     const rocksdb::Slice key = it->key(), value = it->value();
+    if (key.size() == kHomeEntryKeySize) continue;  // the entry's own key indexes it
     if (key.size() != kSimHashKeySize || value.size() < 16) {
       return Status::Corruption("shard " + db_->dir() + ": malformed SimHash entry");
     }
@@ -115,7 +116,7 @@ StatusOr<std::optional<NearEntry>> NearStore::LiveEntry(uint64_t scope_id, uint6
 }
 
 Status NearStore::Insert(uint64_t scope_id, uint64_t simhash, std::string_view sketch,
-                         const Origin& origin, const NearRows& rows) {
+                         const Origin& origin, const NearRows& rows, bool home) {
   PS_RETURN_IF_ERROR(CheckOrigin(origin));
   if (!sketch.empty())
     PS_RETURN_IF_ERROR(ParseSketchHeader(sketch).status().WithContext("InsertNear"));
@@ -124,17 +125,27 @@ Status NearStore::Insert(uint64_t scope_id, uint64_t simhash, std::string_view s
   // owner's share of the rows may leave table 0 out: it reads.
   if (!rows.all() || index_.Contains(simhash)) {
     PS_ASSIGN_OR_RETURN(std::optional<NearEntry> live, LiveEntry(scope_id, simhash, {}));
-    if (live) return Touch(scope_id, simhash, origin.event_time);
+    if (live) return Touch(scope_id, simhash, origin.event_time, home);
   }
   const NearEntry entry{origin, origin.event_time, origin.event_time, std::string(sketch), rows};
   PS_RETURN_IF_ERROR(IndexEntry(simhash, sketch, rows, entry.indexed_at));
   PutEntry(scope_id, simhash, entry);
+  if (home) {
+    // Under its own key, so that a later incarnation does not replace it
+    // while a fetch that found this one alive may still come. Whole, with
+    // every row: the home entry indexes nothing.
+    NearEntry whole = entry;
+    whole.rows = NearRows::All();
+    db_->Put(kNearCf, HomeEntryKey(scope_id, simhash, PositionOf(origin)),
+             EncodeNearValue(whole));
+  }
   return Status::Ok();
 }
 
-Status NearStore::Touch(uint64_t scope_id, uint64_t simhash, EventTime t) {
+Status NearStore::Touch(uint64_t scope_id, uint64_t simhash, EventTime t, bool home) {
   PS_ASSIGN_OR_RETURN(std::optional<NearEntry> entry, LiveEntry(scope_id, simhash, {}));
   if (!entry) return Status::NotFound("TouchNear: no live entry for this SimHash in this scope");
+  if (home) PS_RETURN_IF_ERROR(SlideHomeEntry(scope_id, simhash, entry->origin, t));
   if (t <= entry->last_seen) return Status::Ok();
   entry->last_seen = t;
   // Keep last_seen <= indexed_at + grace, so the indexes never drop a live entry.
@@ -148,6 +159,35 @@ Status NearStore::Touch(uint64_t scope_id, uint64_t simhash, EventTime t) {
 
 void NearStore::PutEntry(uint64_t scope_id, uint64_t simhash, const NearEntry& entry) {
   db_->Put(kNearCf, EntryKey(scope_id, simhash).view(), EncodeNearValue(entry));
+}
+
+Status NearStore::SlideHomeEntry(uint64_t scope_id, uint64_t simhash, const Origin& origin,
+                                 EventTime t) {
+  const std::string key = HomeEntryKey(scope_id, simhash, PositionOf(origin));
+  std::string_view value;
+  bool found = false;
+  PS_RETURN_IF_ERROR(db_->Get(kNearCf, key, &value, &found));
+  if (!found) return Status::Ok();  // a shard of format 5: the entry is whole
+  PS_ASSIGN_OR_RETURN(NearEntry whole, DecodeNearValue(value));
+  if (t <= whole.last_seen) return Status::Ok();
+  whole.last_seen = t;
+  whole.indexed_at = t;
+  db_->Put(kNearCf, key, EncodeNearValue(whole));
+  return Status::Ok();
+}
+
+StatusOr<std::optional<NearEntry>> NearStore::HomeEntry(uint64_t scope_id, uint64_t simhash,
+                                                        const OriginPosition& at) {
+  std::string_view value;
+  bool found = false;
+  PS_RETURN_IF_ERROR(db_->Get(kNearCf, HomeEntryKey(scope_id, simhash, at), &value, &found));
+  if (!found) {
+    PS_RETURN_IF_ERROR(db_->Get(kNearCf, EntryKey(scope_id, simhash).view(), &value, &found));
+  }
+  if (!found) return std::optional<NearEntry>();
+  PS_ASSIGN_OR_RETURN(NearEntry entry, DecodeNearValue(value));
+  if (PositionOf(entry.origin) != at) return std::optional<NearEntry>();
+  return std::optional<NearEntry>(std::move(entry));
 }
 
 }  // namespace pagesieve::store

@@ -51,10 +51,21 @@ class NearStore {
   StatusOr<std::vector<NearCandidate>> Find(uint64_t scope_id, const NearQuery& query,
                                             const OriginFilter& filter);
   // `rows`: the index rows this shard holds of the entry (all but for a
-  // routed near owner), stored with it.
+  // routed near owner), stored with it. `home`: this shard is the entry's
+  // home (a routed near owner, docs/global-routing.md): it also keeps the
+  // new incarnation whole under HomeEntryKey, for the fetches of the
+  // content owners whose answers came from the entry's other owners.
   Status Insert(uint64_t scope_id, uint64_t simhash, std::string_view sketch, const Origin& origin,
-                const NearRows& rows = NearRows::All());
-  Status Touch(uint64_t scope_id, uint64_t simhash, EventTime t);
+                const NearRows& rows = NearRows::All(), bool home = false);
+  // `home`: slides the home entry of the live incarnation too, so that it
+  // expires with it.
+  Status Touch(uint64_t scope_id, uint64_t simhash, EventTime t, bool home = false);
+  // The incarnation of (scope, simhash) whose origin stands at `at`, whole,
+  // live or not, while this shard holds it: its home entry, or (a shard of
+  // storage format 5, whose entries are all whole) the entry itself when it
+  // is that incarnation.
+  StatusOr<std::optional<NearEntry>> HomeEntry(uint64_t scope_id, uint64_t simhash,
+                                               const OriginPosition& at);
   // Frees the index generations nothing live at `at` is in (the watermark,
   // or an earlier time an owner holds expiry at: Shard::HoldExpiry).
   void DropExpired(EventTime at);
@@ -71,6 +82,9 @@ class NearStore {
   StatusOr<std::optional<NearEntry>> LiveEntry(uint64_t scope_id, uint64_t simhash,
                                                const OriginFilter& filter);
   void PutEntry(uint64_t scope_id, uint64_t simhash, const NearEntry& entry);
+  // Slides the home entry of `origin`'s incarnation to `t`, if this shard
+  // holds it.
+  Status SlideHomeEntry(uint64_t scope_id, uint64_t simhash, const Origin& origin, EventTime t);
   // Puts the `rows` of `simhash` in both indexes at `t`, the LSH index's
   // only when its sketch is comparable (`staged`: for the rebuild at open,
   // see LshIndex::Stage). ResourceExhausted when the LSH index is full.

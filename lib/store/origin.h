@@ -19,4 +19,16 @@ struct Origin {
   friend bool operator==(const Origin&, const Origin&) = default;
 };
 
+// Where an origin's record stands in its input: what tells one incarnation
+// of an entry from another (an entry that died and was created again by a
+// later record).
+struct OriginPosition {
+  EventTime event_time{};
+  PartitionId partition{};
+  Offset offset{};
+
+  friend bool operator==(const OriginPosition&, const OriginPosition&) = default;
+};
+inline OriginPosition PositionOf(const Origin& o) { return {o.event_time, o.partition, o.offset}; }
+
 }  // namespace pagesieve::store

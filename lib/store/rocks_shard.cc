@@ -148,15 +148,35 @@ StatusOr<std::vector<NearCandidate>> RocksShard::FindNear(std::string_view scope
 
 Status RocksShard::InsertNear(std::string_view scope, uint64_t simhash, std::string_view sketch,
                               const Origin& origin) {
-  return InsertNearRows(scope, simhash, sketch, origin, NearRows::All());
+  return InsertNearRows(scope, simhash, sketch, origin, NearRows::All(), /*home=*/false);
 }
 
 Status RocksShard::InsertNearRows(std::string_view scope, uint64_t simhash,
                                   std::string_view sketch, const Origin& origin,
-                                  const NearRows& rows) {
+                                  const NearRows& rows, bool home) {
   PS_RETURN_IF_ERROR(error_);
   ObserveEventTime(origin.event_time);
-  return near_.Insert(scopes_.Get(scope), simhash, sketch, origin, rows);
+  return near_.Insert(scopes_.Get(scope), simhash, sketch, origin, rows, home);
+}
+
+Status RocksShard::TouchNearHome(std::string_view scope, uint64_t simhash, EventTime t) {
+  PS_RETURN_IF_ERROR(error_);
+  ObserveEventTime(t);
+  return near_.Touch(scopes_.Get(scope), simhash, t, /*home=*/true);
+}
+
+StatusOr<std::optional<NearCandidate>> RocksShard::NearHomeEntry(std::string_view scope,
+                                                                 uint64_t simhash,
+                                                                 const OriginPosition& at) {
+  PS_RETURN_IF_ERROR(error_);
+  PS_ASSIGN_OR_RETURN(std::optional<NearEntry> entry, near_.HomeEntry(scopes_.Get(scope), simhash, at));
+  if (!entry) return std::optional<NearCandidate>();
+  NearCandidate whole;
+  whole.simhash = simhash;
+  whole.origin = std::move(entry->origin);
+  whole.last_seen = entry->last_seen;
+  whole.sketch = std::move(entry->sketch);
+  return std::optional<NearCandidate>(std::move(whole));
 }
 
 Status RocksShard::TouchNear(std::string_view scope, uint64_t simhash, EventTime t) {

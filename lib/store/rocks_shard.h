@@ -57,8 +57,11 @@ class RocksShard final : public Shard {
   Status InsertNear(std::string_view scope, uint64_t simhash, std::string_view sketch,
                     const Origin& origin) override;
   Status TouchNear(std::string_view scope, uint64_t simhash, EventTime t) override;
+  Status TouchNearHome(std::string_view scope, uint64_t simhash, EventTime t) override;
+  StatusOr<std::optional<NearCandidate>> NearHomeEntry(std::string_view scope, uint64_t simhash,
+                                                      const OriginPosition& at) override;
   Status InsertNearRows(std::string_view scope, uint64_t simhash, std::string_view sketch,
-                        const Origin& origin, const NearRows& rows) override;
+                        const Origin& origin, const NearRows& rows, bool home) override;
 
   Status Checkpoint(Offset next_offset) override;
   void HoldExpiry(std::optional<EventTime> t) override { expiry_hold_ = t; }

@@ -93,9 +93,20 @@ class Shard : public TierStores {
   // InsertNear that indexes only `rows` of the entry: the SimHash tables
   // and LSH bands whose keys the owner owns. The entry's other rows are
   // another owner's, which finds it by them. A live entry there is touched
-  // instead, keeping its rows.
+  // instead, keeping its rows. `home`: the owner is the entry's home (the
+  // owner of its table-0 key), which also keeps each incarnation whole for
+  // the content owners' fetches (NearHomeEntry).
   virtual Status InsertNearRows(std::string_view scope, uint64_t simhash, std::string_view sketch,
-                                const Origin& origin, const NearRows& rows) = 0;
+                                const Origin& origin, const NearRows& rows, bool home) = 0;
+  // TouchNear at the entry's home: the whole incarnation slides too.
+  virtual Status TouchNearHome(std::string_view scope, uint64_t simhash, EventTime t) = 0;
+  // The incarnation of (scope, simhash) created by the record at `at`,
+  // whole (its SimHash, origin, last_seen and sketch; no distance), live or
+  // not, while this home still holds it; none when its insert has not come
+  // yet.
+  virtual StatusOr<std::optional<NearCandidate>> NearHomeEntry(std::string_view scope,
+                                                          uint64_t simhash,
+                                                          const OriginPosition& at) = 0;
 
   // --- Held messages (routed owners, docs/global-routing.md) ---
   // A routed owner's unfinished work (a record in its queue, a probe

@@ -15,11 +15,14 @@ namespace pagesieve::store {
 // the SimHash tables left RocksDB for memory (the near_tables column family
 // is gone). 3: near entries end with the page's MinHash sketch. 4: URL
 // entries end with their last write (tier_stores.h, UrlWrite). 5: a near
-// entry may name the index rows its shard holds (codec.h, NearRows).
-inline constexpr int64_t kFormatVersion = 5;
+// entry may name the index rows its shard holds (codec.h, NearRows). 6:
+// a routed near owner keeps whole the incarnations of the entries it is
+// the home of, under longer keys (keys.h, HomeEntryKey).
+inline constexpr int64_t kFormatVersion = 6;
 // The oldest format this build reads: format 3's values are format 4's
-// without the URL entries' last write, which decode without it, and formats
-// 3 and 4 are format 5 without near rows, which hold every row. A shard of
+// without the URL entries' last write, which decode without it, formats 3
+// and 4 are format 5 without near rows, which hold every row, and format 5
+// is format 6 without home entries, whose entries are whole. A shard of
 // an older readable format is marked with kFormatVersion when it opens for
 // writing, so that a build of its old format, which would take the longer
 // URL values for corruption, refuses it instead.

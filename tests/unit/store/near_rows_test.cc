@@ -55,9 +55,9 @@ class NearRowsTest : public storetest::ShardTest {
 TEST_F(NearRowsTest, AnEntryIsFoundOnlyByTheRowsItsShardHolds) {
   Open(Options());
   ASSERT_TRUE(
-      shard_->InsertNearRows("s", 42, a_, MakeOrigin(1, Ms(1000)), BandsOnly(bands())).ok());
+      shard_->InsertNearRows("s", 42, a_, MakeOrigin(1, Ms(1000)), BandsOnly(bands()), false).ok());
   ASSERT_TRUE(
-      shard_->InsertNearRows("s", 7, b_, MakeOrigin(2, Ms(1000)), TablesOnly(tables())).ok());
+      shard_->InsertNearRows("s", 7, b_, MakeOrigin(2, Ms(1000)), TablesOnly(tables()), false).ok());
   // 42 by its bands only: not by its SimHash with another sketch.
   EXPECT_TRUE(Find(*shard_, 42, MakeSyntheticSketch(3)).empty());
   std::vector<NearCandidate> got = Find(*shard_, ~uint64_t{42}, NearCopySketch(a_, 5));
@@ -89,6 +89,47 @@ TEST_F(NearRowsTest, AnEntryIsFoundOnlyByTheRowsItsShardHolds) {
   EXPECT_TRUE(Find(*shard_, ~uint64_t{7}, NearCopySketch(b_, 5)).empty());
   EXPECT_EQ(Find(*shard_, ~uint64_t{42}, NearCopySketch(a_, 5)).size(), 1u);
   EXPECT_EQ(Find(*shard_, 7 ^ 0b11, MakeSyntheticSketch(4)).size(), 1u);
+}
+
+// The home of an entry keeps each incarnation whole under its origin's
+// position: a content owner that found the entry elsewhere fetches it from
+// there, even after the entry died and a later record made it again.
+TEST_F(NearRowsTest, AHomeKeepsEachIncarnationWholeUntilItExpires) {
+  Open(Options());  // ttl 8 s
+  const Origin first = MakeOrigin(1, Ms(1000));
+  ASSERT_TRUE(shard_->InsertNearRows("s", 42, a_, first, TablesOnly(1), /*home=*/true).ok());
+  StatusOr<std::optional<NearCandidate>> got = shard_->NearHomeEntry("s", 42, PositionOf(first));
+  ASSERT_TRUE(got.ok() && *got) << got.status().ToString();
+  EXPECT_EQ((*got)->origin, first);
+  EXPECT_EQ((*got)->sketch, a_);
+  // Another position is another incarnation: not this one.
+  EXPECT_FALSE(*shard_->NearHomeEntry("s", 42, PositionOf(MakeOrigin(2, Ms(1000)))));
+  // A touch at the home slides the whole incarnation with the entry.
+  ASSERT_TRUE(shard_->TouchNearHome("s", 42, Ms(5000)).ok());
+  EXPECT_EQ((*shard_->NearHomeEntry("s", 42, PositionOf(first)))->last_seen, Ms(5000));
+
+  // Dead at 13 s; a record at 14 s makes it again, with another sketch.
+  const Origin second = MakeOrigin(7, Ms(14000));
+  ASSERT_TRUE(shard_->InsertNearRows("s", 42, b_, second, TablesOnly(1), /*home=*/true).ok());
+  got = shard_->NearHomeEntry("s", 42, PositionOf(second));
+  ASSERT_TRUE(got.ok() && *got);
+  EXPECT_EQ((*got)->sketch, b_);
+  got = shard_->NearHomeEntry("s", 42, PositionOf(first));
+  ASSERT_TRUE(got.ok() && *got) << "the first incarnation was replaced";
+  EXPECT_EQ((*got)->sketch, a_);
+
+  // Kept across a reopen, beside an index that holds the entry once.
+  ASSERT_TRUE(shard_->Checkpoint(Offset(8)).ok());
+  Open(Options());
+  EXPECT_EQ(shard_->Stats().near_index_rows, 1u);
+  EXPECT_TRUE(*shard_->NearHomeEntry("s", 42, PositionOf(second)));
+  // An owner that is not the home keeps no incarnation of its own.
+  ASSERT_TRUE(shard_->InsertNearRows("s", 9, a_, MakeOrigin(9, Ms(14000)), TablesOnly(1), false)
+                  .ok());
+  ASSERT_TRUE(shard_->TouchNear("s", 9, Ms(15000)).ok());
+  ASSERT_TRUE(shard_->InsertNearRows("s", 9, b_, MakeOrigin(10, Ms(30000)), TablesOnly(1), false)
+                  .ok());
+  EXPECT_FALSE(*shard_->NearHomeEntry("s", 9, PositionOf(MakeOrigin(9, Ms(14000)))));
 }
 
 // Each row of each entry given to one of three owners at random: the three
@@ -133,7 +174,7 @@ TEST_F(NearRowsTest, OwnersSharingTheRowsFindWhatOneShardWithEveryRowFinds) {
     }
     for (int o = 0; o < kOwners; ++o) {
       if (!holds[o]) continue;
-      ASSERT_TRUE(owners[o]->InsertNearRows("s", simhash, sketches.back(), origin, share[o]).ok());
+      ASSERT_TRUE(owners[o]->InsertNearRows("s", simhash, sketches.back(), origin, share[o], false).ok());
     }
   }
   size_t found = 0;

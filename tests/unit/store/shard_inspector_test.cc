@@ -316,7 +316,7 @@ TEST_F(ShardInspectorTest, ARoutedOwnersShardShowsTheIndexRowsItHolds) {
   some.AddBand(24);
   const std::string sketch = testing::MakeSyntheticSketch(1);
   ASSERT_TRUE(
-      shard.InsertNearRows(kScope, 42, sketch, MakeOrigin(0, Ms(kT0)), some).ok());
+      shard.InsertNearRows(kScope, 42, sketch, MakeOrigin(0, Ms(kT0)), some, false).ok());
   ASSERT_TRUE(shard.InsertNear(kScope, 43, sketch, MakeOrigin(1, Ms(kT0))).ok());
   ASSERT_TRUE(shard.Checkpoint(Offset(1)).ok());
   Close();

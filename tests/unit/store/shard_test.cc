@@ -190,7 +190,7 @@ TEST_F(ShardLifecycleTest, ShardOfFormatTwoIsRefusedWithResetAdvice) {
   ASSERT_FALSE(shard.ok());
   EXPECT_EQ(shard.status().code(), StatusCode::kFailedPrecondition);
   const std::string& message = shard.status().message();
-  EXPECT_NE(message.find("uses storage format 2, this build reads formats 3 to 5"),
+  EXPECT_NE(message.find("uses storage format 2, this build reads formats 3 to 6"),
             std::string::npos)
       << message;
   EXPECT_NE(message.find("deleting the directory " + shard_dir_), std::string::npos);
