@@ -8,8 +8,10 @@ namespace pagesieve::routed {
 namespace {
 
 Status Unexpected(const char* owner, const routing::Message& m) {
-  static const char* const kNames[] = {"a record", "a promise", "a probe",
-                                       "an answer", "an outcome", "a touch"};
+  static const char* const kNames[] = {"a record",  "a promise", "a probe",
+                                       "an answer", "an outcome", "a touch",
+                                       "a fetch",   "a fetch's reply"};
+  static_assert(std::size(kNames) == std::variant_size_v<routing::Message>);
   return Status::Corruption(std::string("a ") + owner + " owner was sent " + kNames[m.index()] +
                           ": the internal topics hold what another stage should have read");
 }
@@ -51,6 +53,8 @@ class ContentPartition final : public PartitionOwner {
       owner_.OnProgress(*p);
     } else if (auto* a = std::get_if<routing::NearAnswer>(&m)) {
       PS_RETURN_IF_ERROR(owner_.OnAnswer(*a, out));
+    } else if (auto* f = std::get_if<routing::NearFetchReply>(&m)) {
+      PS_RETURN_IF_ERROR(owner_.OnFetchReply(*f, out));
     } else {
       return Unexpected("content", m);
     }
@@ -66,8 +70,10 @@ class ContentPartition final : public PartitionOwner {
 
 class NearPartition final : public PartitionOwner {
  public:
+  // The near owners' placement is their own topic's: as many partitions
+  // as the stage they answer, which sends on it (OwnerContext::next_owners).
   NearPartition(routing::SourceId self, const OwnerContext& c, store::Shard& shard)
-      : owner_(std::move(self), shard, c.plan->table_distance()) {}
+      : owners_(c.next_owners), owner_(std::move(self), shard, owners_, *c.plan) {}
   routing::NearOwner& owner() { return owner_; }
 
   Status Take(routing::Message m, routing::Outbox* out) override {
@@ -79,6 +85,8 @@ class NearPartition final : public PartitionOwner {
       PS_RETURN_IF_ERROR(owner_.OnOutcome(*o));
     } else if (auto* t = std::get_if<routing::NearTouch>(&m)) {
       PS_RETURN_IF_ERROR(owner_.OnTouch(*t));
+    } else if (auto* f = std::get_if<routing::NearFetch>(&m)) {
+      owner_.OnFetch(std::move(*f));
     } else {
       return Unexpected("near", m);
     }
@@ -88,6 +96,7 @@ class NearPartition final : public PartitionOwner {
   bool Finished() const override { return owner_.Finished(); }
 
  private:
+  const routing::Ownership owners_;
   routing::NearOwner owner_;
 };
 

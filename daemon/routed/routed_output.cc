@@ -7,7 +7,8 @@
 namespace pagesieve::routed {
 
 const char* KindName(size_t variant_index) {
-  static const char* const kNames[] = {"record", "progress", "probe", "answer", "outcome", "touch"};
+  static const char* const kNames[] = {"record",  "progress", "probe", "answer",
+                                       "outcome", "touch",    "fetch", "fetch_reply"};
   static_assert(std::size(kNames) == std::variant_size_v<routing::Message>);
   return variant_index < std::size(kNames) ? kNames[variant_index] : "unknown";
 }
@@ -58,6 +59,10 @@ void AppendOutbox(routing::Outbox& outbox, const kafka::RoutingOptions& routing,
   for (auto& [to, m] : outbox.answers) out->push_back(ToPartition(routing.content_topic, to, std::move(m), sent));
   for (auto& [to, m] : outbox.outcomes) out->push_back(ToPartition(routing.near_topic, to, std::move(m), sent));
   for (auto& [to, m] : outbox.touches) out->push_back(ToPartition(routing.near_topic, to, std::move(m), sent));
+  for (auto& [to, m] : outbox.fetches) out->push_back(ToPartition(routing.near_topic, to, std::move(m), sent));
+  for (auto& [to, m] : outbox.fetch_replies) {
+    out->push_back(ToPartition(routing.content_topic, to, std::move(m), sent));
+  }
 }
 
 }  // namespace pagesieve::routed

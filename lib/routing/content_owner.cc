@@ -49,6 +49,7 @@ Status ContentOwner::Restore() {
   std::map<OrderKey, RoutedRecord> records;
   std::set<OrderKey> gathering;
   std::vector<NearAnswer> answers;
+  std::vector<NearFetchReply> replies;
   PS_RETURN_IF_ERROR(ForEachHeldItem(stores_, [&](HeldKind kind, std::string_view key,
                                                   std::optional<Message> m) -> Status {
     switch (kind) {
@@ -69,6 +70,10 @@ Status ContentOwner::Restore() {
       case HeldKind::kAnswer:
         if (!m || !std::holds_alternative<NearAnswer>(*m)) break;
         answers.push_back(std::move(std::get<NearAnswer>(*m)));
+        return Status::Ok();
+      case HeldKind::kFetchReply:
+        if (!m || !std::holds_alternative<NearFetchReply>(*m)) break;
+        replies.push_back(std::move(std::get<NearFetchReply>(*m)));
         return Status::Ok();
       default:
         break;
@@ -95,11 +100,77 @@ Status ContentOwner::Restore() {
     if (it == gathering_.end() || it->second.waiting_for.erase(a.from) == 0) {
       return Status::Corruption("a content owner's shard holds an answer for no record it gathers");
     }
-    auto& c = it->second.candidates;
-    c.insert(c.end(), std::make_move_iterator(a.candidates.begin()),
-             std::make_move_iterator(a.candidates.end()));
+    Merge(a, it->second);
+  }
+  // A record whose answers are all held sent its fetches with the last one
+  // (a record with nothing to fetch was decided then): wait for the
+  // replies not held.
+  for (auto& [key, g] : gathering_) {
+    if (!g.waiting_for.empty()) continue;
+    for (const auto& [home, fetch] : Fetches(key, g)) {
+      g.fetched.push_back(home);
+      g.fetching.insert(home);
+    }
+  }
+  for (const NearFetchReply& reply : replies) {
+    auto it = gathering_.find(reply.key);
+    if (it == gathering_.end() || it->second.fetching.erase(reply.from) == 0) {
+      return Status::Corruption("a content owner's shard holds a reply for no fetch it waits for");
+    }
+    Fill(reply, it->second);
   }
   return Status::Ok();
+}
+
+void ContentOwner::Merge(const NearAnswer& answer, Gathering& g) const {
+  const std::string& scope = g.record.record.scope;
+  for (const store::NearCandidate& c : answer.candidates) {
+    g.candidates.push_back(c);
+    g.whole.push_back(plan_.Home(near_owners_, scope, c.simhash) == answer.from);
+  }
+}
+
+std::map<PartitionId, NearFetch> ContentOwner::Fetches(const OrderKey& key,
+                                                       const Gathering& g) const {
+  const std::string& scope = g.record.record.scope;
+  // An entry is wanted when no copy of it came whole (several owners may
+  // answer with one entry).
+  auto wanted_of = [](const store::NearCandidate& c) {
+    return NearWanted{c.simhash, store::PositionOf(c.origin)};
+  };
+  std::vector<NearWanted> have;
+  for (size_t i = 0; i < g.candidates.size(); ++i) {
+    if (g.whole[i]) have.push_back(wanted_of(g.candidates[i]));
+  }
+  std::map<PartitionId, NearFetch> fetches;
+  for (size_t i = 0; i < g.candidates.size(); ++i) {
+    const store::NearCandidate& c = g.candidates[i];
+    const NearWanted wanted = wanted_of(c);
+    if (g.whole[i] || std::find(have.begin(), have.end(), wanted) != have.end()) continue;
+    const PartitionId home = plan_.Home(near_owners_, scope, c.simhash);
+    NearFetch& f = fetches[home];
+    if (std::find(f.wanted.begin(), f.wanted.end(), wanted) != f.wanted.end()) continue;
+    f.key = key;
+    f.reply_to = self_.partition;
+    f.scope = scope;
+    f.wanted.push_back(wanted);
+  }
+  return fetches;
+}
+
+void ContentOwner::Fill(const NearFetchReply& reply, Gathering& g) {
+  for (const store::NearCandidate& e : reply.entries) {
+    for (size_t i = 0; i < g.candidates.size(); ++i) {
+      store::NearCandidate& c = g.candidates[i];
+      if (g.whole[i] || c.simhash != e.simhash ||
+          store::PositionOf(c.origin) != store::PositionOf(e.origin)) {
+        continue;
+      }
+      c.origin = e.origin;
+      c.sketch = e.sketch;
+      g.whole[i] = true;
+    }
+  }
 }
 
 Status ContentOwner::Step(Outbox* out) {
@@ -183,18 +254,64 @@ Status ContentOwner::OnAnswer(const NearAnswer& answer, Outbox* out) {
     return Status::Ok();
   }
   Gathering& g = it->second;
-  g.candidates.insert(g.candidates.end(), answer.candidates.begin(), answer.candidates.end());
+  Merge(answer, g);
   if (!g.waiting_for.empty()) {
     stores_.PutHeld(HeldAnswerKey(answer.key, answer.from), EncodeMessage(answer));
     return Status::Ok();
   }
+  // Every owner answered: fetch what came in part, or decide.
+  std::map<PartitionId, NearFetch> fetches = Fetches(answer.key, g);
+  if (fetches.empty()) return DecideGathered(it, out);
+  // Held with the fetches, so that a restart waits for their replies.
+  stores_.PutHeld(HeldAnswerKey(answer.key, answer.from), EncodeMessage(answer));
+  for (auto& [home, fetch] : fetches) {
+    g.fetched.push_back(home);
+    g.fetching.insert(home);
+    out->fetches.emplace_back(home, std::move(fetch));
+  }
+  return Status::Ok();
+}
 
-  // Every owner answered.
+Status ContentOwner::OnFetchReply(const NearFetchReply& reply, Outbox* out) {
+  auto it = gathering_.find(reply.key);
+  if (it == gathering_.end() || it->second.fetching.erase(reply.from) == 0) {
+    return Status::Ok();  // a repeat of a reply already counted
+  }
+  Fill(reply, it->second);
+  if (!it->second.fetching.empty()) {
+    stores_.PutHeld(HeldFetchReplyKey(reply.key, reply.from), EncodeMessage(reply));
+    return Status::Ok();
+  }
+  return DecideGathered(it, out);
+}
+
+Status ContentOwner::DecideGathered(std::map<OrderKey, Gathering>::iterator it, Outbox* out) {
+  Gathering& g = it->second;
+  // A copy left in part is another owner's answer with an entry its home
+  // gave whole too (Fetches wanted it not): completed from that one.
+  for (size_t i = 0; i < g.candidates.size(); ++i) {
+    if (g.whole[i]) continue;
+    store::NearCandidate& c = g.candidates[i];
+    for (size_t j = 0; j < g.candidates.size() && !g.whole[i]; ++j) {
+      const store::NearCandidate& w = g.candidates[j];
+      if (g.whole[j] && w.simhash == c.simhash &&
+          store::PositionOf(w.origin) == store::PositionOf(c.origin)) {
+        c.origin = w.origin;
+        c.sketch = w.sketch;
+        g.whole[i] = true;
+      }
+    }
+    if (!g.whole[i]) return Status::Internal("routing: a candidate's home did not give it whole");
+  }
   RoutedRecord r = std::move(g.record);
   std::vector<PartitionId> probed = std::move(g.probed);
+  std::vector<PartitionId> fetched = std::move(g.fetched);
   std::vector<store::NearCandidate> candidates = std::move(g.candidates);
   gathering_.erase(it);
-  return Decide(std::move(r), probed, std::move(candidates), out);
+  const OrderKey key = r.key;
+  PS_RETURN_IF_ERROR(Decide(std::move(r), probed, std::move(candidates), out));
+  for (PartitionId home : fetched) stores_.DeleteHeld(HeldFetchReplyKey(key, home));
+  return Status::Ok();
 }
 
 Status ContentOwner::Decide(RoutedRecord r, const std::vector<PartitionId>& probed,
@@ -259,6 +376,8 @@ std::string ContentOwner::DebugString() const {
   for (const auto& [key, g] : gathering_) {
     out += "; gathering " + ToString(key) + " from";
     for (PartitionId p : g.waiting_for) out += " " + std::to_string(p.value());
+    if (!g.fetching.empty()) out += ", fetching from";
+    for (PartitionId p : g.fetching) out += " " + std::to_string(p.value());
   }
   return out;
 }

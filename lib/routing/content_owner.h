@@ -26,7 +26,9 @@ namespace pagesieve::routing {
 // SimHash, is decided at once. Any other record will insert its digest only
 // if it ends unique, so a later record with the same digest waits for it
 // (KeyedSequencer); this one sends its near probes, gathers every answer,
-// and decides with engine::Decider::DecideContent on a GatheredStores. The
+// fetches from their homes the candidates the answers gave without their
+// origin and sketch (NearPlan::Home), and decides with
+// engine::Decider::DecideContent on a GatheredStores. The
 // outcome goes to the near owners it probed (insert its entries, or not),
 // and a touch to the owners of the entry it matched.
 //
@@ -57,8 +59,11 @@ class ContentOwner {
   // shard holds what this build did not write.
   Status Restore();
   // A near owner's answer for a record this owner probed it for. A record
-  // decided once all its owners answered.
+  // is decided once all its owners answered, and the homes of the
+  // candidates they gave in part replied to its fetches.
   Status OnAnswer(const NearAnswer& answer, Outbox* out);
+  // A home's reply to a fetch this owner sent.
+  Status OnFetchReply(const NearFetchReply& reply, Outbox* out);
 
   // The earliest time this owner may still judge liveness at: its records
   // not yet finished, and those still to come (its frontier). Its shard
@@ -84,8 +89,21 @@ class ContentOwner {
     std::vector<PartitionId> probed;  // the owners its outcome goes to
     std::set<PartitionId> waiting_for;
     std::vector<store::NearCandidate> candidates;
+    std::vector<bool> whole;  // per candidate: its home gave it
+    // Once every answer is in: the homes fetched from, and those whose
+    // replies have not come.
+    std::vector<PartitionId> fetched;
+    std::set<PartitionId> fetching;
   };
 
+  // Adds an answer's candidates to `g`.
+  void Merge(const NearAnswer& answer, Gathering& g) const;
+  // Once every answer is in: what the record must fetch, by home.
+  std::map<PartitionId, NearFetch> Fetches(const OrderKey& key, const Gathering& g) const;
+  // Fills `g`'s candidates from a home's reply.
+  static void Fill(const NearFetchReply& reply, Gathering& g);
+  // Decides the gathered record `it` holds and forgets its gathering.
+  Status DecideGathered(std::map<OrderKey, Gathering>::iterator it, Outbox* out);
   // Decides `r` on the gathered candidates (none: settled before the near
   // tier) and sends its verdict, outcomes and touches.
   Status Decide(RoutedRecord r, const std::vector<PartitionId>& probed,

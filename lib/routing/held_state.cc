@@ -23,6 +23,12 @@ std::string HeldAnswerKey(const OrderKey& key, PartitionId from) {
   return out;
 }
 
+std::string HeldFetchReplyKey(const OrderKey& key, PartitionId from) {
+  std::string out = HeldKey(HeldKind::kFetchReply, key);
+  PutBigEndian(&out, static_cast<uint32_t>(from.value()), 4);
+  return out;
+}
+
 std::string HeldPromiseKey(const SourceId& source) {
   std::string out(1, static_cast<char>(HeldKind::kPromise));
   out += source.topic;
@@ -62,6 +68,8 @@ Status ForEachHeldItem(store::Shard& shard, const HeldItemFn& fn) {
       case HeldKind::kAnswered:
         break;  // markers
       case HeldKind::kAnswer:
+      case HeldKind::kFetch:
+      case HeldKind::kFetchReply:
       case HeldKind::kPromise:
       case HeldKind::kProbe:
       case HeldKind::kRecord:

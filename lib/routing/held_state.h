@@ -22,6 +22,8 @@ namespace pagesieve::routing {
 // probes' keys sort in the order of their records.
 enum class HeldKind : char {
   kAnswer = 'a',     // a near owner's answer, counted: NearAnswer
+  kFetch = 'f',      // a fetch waiting for its entries' inserts: NearFetch
+  kFetchReply = 'h', // a home's reply to a fetch, counted: NearFetchReply
   kGathering = 'g',  // marker: the record's probes are sent, its answers gathered
   kPromise = 'p',    // a source's promise (and decided promise): Progress
   kProbe = 'q',      // a probe taken in and not finished: NearProbeRequest
@@ -33,6 +35,8 @@ enum class HeldKind : char {
 std::string HeldKey(HeldKind kind, const OrderKey& key);
 // A counted answer, by its record and the near owner it came from.
 std::string HeldAnswerKey(const OrderKey& key, PartitionId from);
+// A counted fetch reply, by its record and the home it came from.
+std::string HeldFetchReplyKey(const OrderKey& key, PartitionId from);
 std::string HeldPromiseKey(const SourceId& source);
 // An early touch, by the entry it touches.
 std::string HeldTouchKey(std::string_view scope, uint64_t simhash);

@@ -13,7 +13,16 @@ namespace {
 constexpr std::string_view kMagic = "PSM";
 constexpr char kVersion = 1;
 
-enum class Kind : uint8_t { kRecord = 1, kProgress, kProbe, kAnswer, kOutcome, kTouch };
+enum class Kind : uint8_t {
+  kRecord = 1,
+  kProgress,
+  kProbe,
+  kAnswer,
+  kOutcome,
+  kTouch,
+  kFetch,
+  kFetchReply
+};
 
 // Writes fields in order.
 class Writer {
@@ -142,18 +151,37 @@ void Put(Writer& w, const NearProbeRequest& m) {
   w.Signed(m.input_partition.value());
   w.Signed(m.input_offset.value());
 }
+void Put(Writer& w, const store::NearCandidate& c) {
+  w.Word(c.simhash);
+  w.Varint(static_cast<uint64_t>(c.distance));
+  w.Byte(static_cast<uint8_t>((c.in_tables ? 1 : 0) | (c.in_bands ? 2 : 0)));
+  w.Origin(c.origin);
+  w.Signed(c.last_seen.millis());
+  w.String(c.sketch);
+}
 void Put(Writer& w, const NearAnswer& m) {
   w.Key(m.key);
   w.Signed(m.from.value());
   w.Varint(m.candidates.size());
-  for (const store::NearCandidate& c : m.candidates) {
-    w.Word(c.simhash);
-    w.Varint(static_cast<uint64_t>(c.distance));
-    w.Byte(static_cast<uint8_t>((c.in_tables ? 1 : 0) | (c.in_bands ? 2 : 0)));
-    w.Origin(c.origin);
-    w.Signed(c.last_seen.millis());
-    w.String(c.sketch);
+  for (const store::NearCandidate& c : m.candidates) Put(w, c);
+}
+void Put(Writer& w, const NearFetch& m) {
+  w.Key(m.key);
+  w.Signed(m.reply_to.value());
+  w.String(m.scope);
+  w.Varint(m.wanted.size());
+  for (const NearWanted& x : m.wanted) {
+    w.Word(x.simhash);
+    w.Signed(x.at.event_time.millis());
+    w.Signed(x.at.partition.value());
+    w.Signed(x.at.offset.value());
   }
+}
+void Put(Writer& w, const NearFetchReply& m) {
+  w.Key(m.key);
+  w.Signed(m.from.value());
+  w.Varint(m.entries.size());
+  for (const store::NearCandidate& c : m.entries) Put(w, c);
 }
 void Put(Writer& w, const NearOutcome& m) {
   w.Key(m.key);
@@ -178,6 +206,22 @@ static_assert(std::is_same_v<std::variant_alternative_t<2, Message>, NearProbeRe
 static_assert(std::is_same_v<std::variant_alternative_t<3, Message>, NearAnswer>);
 static_assert(std::is_same_v<std::variant_alternative_t<4, Message>, NearOutcome>);
 static_assert(std::is_same_v<std::variant_alternative_t<5, Message>, NearTouch>);
+static_assert(std::is_same_v<std::variant_alternative_t<6, Message>, NearFetch>);
+static_assert(std::is_same_v<std::variant_alternative_t<7, Message>, NearFetchReply>);
+
+store::NearCandidate GetCandidate(Reader& r) {
+  store::NearCandidate c;
+  c.simhash = r.Word();
+  c.distance = static_cast<int>(r.Varint() & 0x7f);
+  const uint8_t flags = r.Byte();
+  if (flags > 3) r.Fail();
+  c.in_tables = (flags & 1) != 0;
+  c.in_bands = (flags & 2) != 0;
+  c.origin = r.Origin();
+  c.last_seen = EventTime::FromMillis(r.Signed());
+  c.sketch = std::string(r.String());
+  return c;
+}
 
 Kind KindOf(const Message& m) { return static_cast<Kind>(m.index() + 1); }
 
@@ -234,19 +278,31 @@ StatusOr<Message> Get(Reader& r, Kind kind) {
       m.key = r.Key();
       m.from = r.Partition();
       const uint64_t n = r.Varint();
+      for (uint64_t i = 0; r.ok() && i < n; ++i) m.candidates.push_back(GetCandidate(r));
+      return Message(std::move(m));
+    }
+    case Kind::kFetch: {
+      NearFetch m;
+      m.key = r.Key();
+      m.reply_to = r.Partition();
+      m.scope = std::string(r.String());
+      const uint64_t n = r.Varint();
       for (uint64_t i = 0; r.ok() && i < n; ++i) {
-        store::NearCandidate c;
-        c.simhash = r.Word();
-        c.distance = static_cast<int>(r.Varint() & 0x7f);
-        const uint8_t flags = r.Byte();
-        if (flags > 3) r.Fail();
-        c.in_tables = (flags & 1) != 0;
-        c.in_bands = (flags & 2) != 0;
-        c.origin = r.Origin();
-        c.last_seen = EventTime::FromMillis(r.Signed());
-        c.sketch = std::string(r.String());
-        m.candidates.push_back(std::move(c));
+        NearWanted x;
+        x.simhash = r.Word();
+        x.at.event_time = EventTime::FromMillis(r.Signed());
+        x.at.partition = r.Partition();
+        x.at.offset = Offset(r.Signed());
+        m.wanted.push_back(x);
       }
+      return Message(std::move(m));
+    }
+    case Kind::kFetchReply: {
+      NearFetchReply m;
+      m.key = r.Key();
+      m.from = r.Partition();
+      const uint64_t n = r.Varint();
+      for (uint64_t i = 0; r.ok() && i < n; ++i) m.entries.push_back(GetCandidate(r));
       return Message(std::move(m));
     }
     case Kind::kOutcome: {

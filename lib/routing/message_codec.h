@@ -10,8 +10,8 @@
 namespace pagesieve::routing {
 
 // Any message of the routed stages.
-using Message =
-    std::variant<RoutedRecord, Progress, NearProbeRequest, NearAnswer, NearOutcome, NearTouch>;
+using Message = std::variant<RoutedRecord, Progress, NearProbeRequest, NearAnswer, NearOutcome,
+                             NearTouch, NearFetch, NearFetchReply>;
 
 // The bytes of a message on the internal topics (docs/global-routing.md):
 // "PSM", a version byte and a kind byte, then the message's fields:

@@ -59,11 +59,39 @@ struct NearProbeRequest {
 };
 
 // Near owner → content owner: the live entries its share of the record's
-// keys found, each with the record's distance to it.
+// keys found, each with the record's distance to it. Only an entry's home
+// (NearPlan::Home) answers with it whole; any other owner leaves out its
+// origin's event id and URL and its sketch, which the content owner
+// fetches from the home (NearFetch).
 struct NearAnswer {
   OrderKey key;
   PartitionId from;
   std::vector<store::NearCandidate> candidates;
+};
+
+// An incarnation of a near entry a content owner wants whole.
+struct NearWanted {
+  uint64_t simhash = 0;
+  store::OriginPosition at;  // its origin's: which incarnation
+
+  friend bool operator==(const NearWanted&, const NearWanted&) = default;
+};
+
+// Content owner → the home of entries the record's answers found
+// elsewhere: their origins and sketches, which only the home keeps whole.
+struct NearFetch {
+  OrderKey key;          // the record that found them
+  PartitionId reply_to;  // the content owner's partition
+  std::string scope;
+  std::vector<NearWanted> wanted;
+};
+
+// Home → content owner: the incarnations a fetch wanted, whole (SimHash,
+// origin, last_seen and sketch).
+struct NearFetchReply {
+  OrderKey key;
+  PartitionId from;
+  std::vector<store::NearCandidate> entries;
 };
 
 // Content owner → every near owner the record probed: the record ended
@@ -95,6 +123,8 @@ struct Outbox {
   std::vector<std::pair<PartitionId, NearAnswer>> answers;
   std::vector<std::pair<PartitionId, NearOutcome>> outcomes;
   std::vector<std::pair<PartitionId, NearTouch>> touches;
+  std::vector<std::pair<PartitionId, NearFetch>> fetches;
+  std::vector<std::pair<PartitionId, NearFetchReply>> fetch_replies;
   std::vector<Progress> progress;
 };
 

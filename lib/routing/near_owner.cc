@@ -86,6 +86,13 @@ Status NearOwner::Restore() {
         early_touches_[{t.scope, t.simhash}] = t.time;
         return Status::Ok();
       }
+      case HeldKind::kFetch: {
+        if (!m || !std::holds_alternative<NearFetch>(*m)) break;
+        NearFetch& f = std::get<NearFetch>(*m);
+        const OrderKey k = f.key;
+        fetches_.insert_or_assign(k, std::move(f));
+        return Status::Ok();
+      }
       default:
         break;
     }
@@ -110,8 +117,48 @@ void NearOwner::SendAnswer(NearAnswer answer, PartitionId reply_to, Outbox* out)
   out->answers.emplace_back(reply_to, std::move(answer));
 }
 
+void NearOwner::OnFetch(NearFetch fetch) {
+  const OrderKey key = fetch.key;
+  stores_.PutHeld(HeldKey(HeldKind::kFetch, key), EncodeMessage(fetch));
+  fetches_.insert_or_assign(key, std::move(fetch));
+}
+
+Status NearOwner::ReplyToFetches(Outbox* out) {
+  for (auto it = fetches_.begin(); it != fetches_.end();) {
+    const NearFetch& f = it->second;
+    NearFetchReply reply{f.key, self_.partition, {}};
+    for (const NearWanted& w : f.wanted) {
+      PS_ASSIGN_OR_RETURN(std::optional<store::NearCandidate> whole,
+                          stores_.NearHomeEntry(f.scope, w.simhash, w.at));
+      if (!whole) break;  // its insert has not come yet
+      reply.entries.push_back(std::move(*whole));
+    }
+    if (reply.entries.size() < f.wanted.size()) {
+      ++it;
+      continue;
+    }
+    out->fetch_replies.emplace_back(f.reply_to, std::move(reply));
+    stores_.DeleteHeld(HeldKey(HeldKind::kFetch, it->first));
+    it = fetches_.erase(it);
+  }
+  return Status::Ok();
+}
+
+NearAnswer NearOwner::MakeAnswer(const NearProbeRequest& p,
+                                 std::vector<store::NearCandidate> found) const {
+  for (store::NearCandidate& c : found) {
+    if (IsHome(p.scope, c.simhash)) continue;
+    // Its home gives the rest; the position names the incarnation.
+    c.origin.event_id.clear();
+    c.origin.url.clear();
+    c.sketch.clear();
+  }
+  return NearAnswer{p.key, self_.partition, std::move(found)};
+}
+
 Status NearOwner::Step(Outbox* out) {
   PS_RETURN_IF_ERROR(AnswerParked(out));
+  if (!fetches_.empty()) PS_RETURN_IF_ERROR(ReplyToFetches(out));
   for (auto& released : queue_.Release(progress_.Frontier())) {
     NearProbeRequest& p = released.item;
     stores_.ObserveEventTime(p.event_time);
@@ -142,7 +189,7 @@ Status NearOwner::AnswerParked(Outbox* out) {
 StatusOr<std::optional<NearAnswer>> NearOwner::Answer(const NearProbeRequest& p) {
   store::NearQuery query;
   query.simhash = p.simhash;
-  query.max_distance = table_distance_;
+  query.max_distance = plan_.table_distance();
   query.sketch = p.sketch;
   store::OriginFilter filter;  // none when the content owner filters none
   if (p.input_partition.value() >= 0) filter = {p.input_partition, p.input_offset};
@@ -155,7 +202,7 @@ StatusOr<std::optional<NearAnswer>> NearOwner::Answer(const NearProbeRequest& p)
   // travel with the decided promise, in order): the answer is final.
   const std::optional<OrderKey> decided = decided_.Frontier();
   if (decided && !(*decided < p.key)) {
-    return std::optional<NearAnswer>(NearAnswer{p.key, self_.partition, std::move(found)});
+    return std::optional<NearAnswer>(MakeAnswer(p, std::move(found)));
   }
   // An undecided earlier record may touch an entry, and only an entry that
   // was alive at its time, which is no later than the decided promise: if
@@ -165,11 +212,11 @@ StatusOr<std::optional<NearAnswer>> NearOwner::Answer(const NearProbeRequest& p)
     PS_ASSIGN_OR_RETURN(std::vector<store::NearCandidate> earlier,
                         stores_.FindNear(p.scope, query, filter));
     if (earlier.size() == found.size()) {
-      return std::optional<NearAnswer>(NearAnswer{p.key, self_.partition, std::move(found)});
+      return std::optional<NearAnswer>(MakeAnswer(p, std::move(found)));
     }
   } else if (decided) {
     // The same event time: nothing alive then is dead now.
-    return std::optional<NearAnswer>(NearAnswer{p.key, self_.partition, std::move(found)});
+    return std::optional<NearAnswer>(MakeAnswer(p, std::move(found)));
   }
   return std::optional<NearAnswer>();
 }
@@ -182,12 +229,14 @@ Status NearOwner::OnOutcome(const NearOutcome& outcome) {
     // the rows of the keys this owner owns; a repeat outcome, whose probe
     // is gone, finds its entry live and touches it (every row is the safe
     // answer should it not: extra rows find nothing another owner misses).
+    const bool home = IsHome(outcome.scope, outcome.simhash);
     PS_RETURN_IF_ERROR(stores_.InsertNearRows(
         outcome.scope, outcome.simhash, outcome.sketch, outcome.origin,
-        rows != rows_of_.end() ? rows->second : store::NearRows::All()));
+        rows != rows_of_.end() ? rows->second : store::NearRows::All(), home));
     auto early = early_touches_.find({outcome.scope, outcome.simhash});
     if (early != early_touches_.end()) {
-      PS_RETURN_IF_ERROR(stores_.TouchNear(outcome.scope, outcome.simhash, early->second));
+      PS_RETURN_IF_ERROR(home ? stores_.TouchNearHome(outcome.scope, outcome.simhash, early->second)
+                              : stores_.TouchNear(outcome.scope, outcome.simhash, early->second));
       early_touches_.erase(early);
       stores_.DeleteHeld(HeldTouchKey(outcome.scope, outcome.simhash));
     }
@@ -202,7 +251,9 @@ Status NearOwner::OnOutcome(const NearOutcome& outcome) {
 
 Status NearOwner::OnTouch(const NearTouch& touch) {
   ReadPointScope at(stores_, touch.key.time);
-  Status s = stores_.TouchNear(touch.scope, touch.simhash, touch.time);
+  Status s = IsHome(touch.scope, touch.simhash)
+                 ? stores_.TouchNearHome(touch.scope, touch.simhash, touch.time)
+                 : stores_.TouchNear(touch.scope, touch.simhash, touch.time);
   if (s.code() != StatusCode::kNotFound) return s;
   EventTime& latest = early_touches_[{touch.scope, touch.simhash}];
   latest = std::max(latest, touch.time);
@@ -218,7 +269,8 @@ std::string NearOwner::DebugString() const {
   out += ", " + std::to_string(queue_.waiting()) + " queued";
   if (const auto first = queue_.EarliestWaiting()) out += " from " + ToString(*first);
   out += ", " + std::to_string(queue_.in_progress() - parked_.size()) +
-         " answered without outcome, " + std::to_string(parked_.size()) + " parked";
+         " answered without outcome, " + std::to_string(parked_.size()) + " parked, " +
+         std::to_string(fetches_.size()) + " fetches waiting";
   const std::optional<OrderKey> decided = decided_.Frontier();
   out += ", decided below " + (decided ? ToString(*decided) : std::string("none"));
   return out;
@@ -232,6 +284,9 @@ EventTime NearOwner::ExpiryHold() const {
   hold = std::min(hold, decided ? decided->time : SourceFloor::kNoFloor);
   // Probes waiting, parked, or answered and waiting for their outcome.
   if (const auto first = queue_.EarliestUnfinished()) hold = std::min(hold, first->time);
+  // A fetch's record is undecided, so the decided promise is below it
+  // already; said again, as the incarnations it wants must stay.
+  if (!fetches_.empty()) hold = std::min(hold, fetches_.begin()->first.time);
   return hold;
 }
 
@@ -242,7 +297,7 @@ bool NearOwner::Finished() const {
   const std::optional<OrderKey> decided = decided_.Frontier();
   return frontier && frontier->time == SourceFloor::kEndOfTime && decided &&
          decided->time == SourceFloor::kEndOfTime && !queue_.EarliestUnfinished() &&
-         parked_.empty();
+         parked_.empty() && fetches_.empty();
 }
 
 }  // namespace pagesieve::routing

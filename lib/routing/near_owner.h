@@ -8,6 +8,8 @@
 #include "common/status.h"
 #include "routing/keyed_sequencer.h"
 #include "routing/messages.h"
+#include "routing/near_plan.h"
+#include "routing/ownership.h"
 #include "routing/progress_tracker.h"
 #include "store/shard.h"
 
@@ -18,7 +20,11 @@ namespace pagesieve::routing {
 // the content owners' probes.
 //
 // Its shard indexes only the rows of an entry whose keys it owns
-// (store::NearRows): each row of each entry is in one owner's memory.
+// (store::NearRows): each row of each entry is in one owner's memory. It is
+// the home of the entries whose table-0 key it owns (NearPlan::Home): it
+// keeps each of their incarnations whole and answers the content owners'
+// fetches for them; its answers give whole only the entries it is the home
+// of.
 //
 // It takes its probes in order, once every content owner has promised past
 // them. A probe holds its keys until the record's outcome arrives (the
@@ -34,10 +40,10 @@ namespace pagesieve::routing {
 // Not thread-safe: the partition's one thread.
 class NearOwner {
  public:
-  // `stores` must outlive the owner. `table_distance` is the widest
-  // distance its shard's tables serve.
-  NearOwner(SourceId self, store::Shard& stores, int table_distance)
-      : self_(std::move(self)), stores_(stores), table_distance_(table_distance) {}
+  // Everything passed by reference must outlive the owner. `owners`: the
+  // placement of the near owners' keys, this one's among them.
+  NearOwner(SourceId self, store::Shard& stores, const Ownership& owners, const NearPlan& plan)
+      : self_(std::move(self)), stores_(stores), owners_(owners), plan_(plan) {}
 
   // A content owner partition this owner hears from (every one of that stage).
   void Expect(const SourceId& source) {
@@ -56,6 +62,10 @@ class NearOwner {
   // A record matched an entry this owner holds a row of: slide its life. A
   // touch may overtake the entry's insert; it is then kept until the insert.
   Status OnTouch(const NearTouch& touch);
+  // A content owner wants whole the incarnations this owner is the home
+  // of: answered at the next Step once every one is inserted here (the
+  // insert comes from another content owner, and may come later).
+  void OnFetch(NearFetch fetch);
 
   // The earliest time this owner may still judge liveness at: its records
   // not yet finished, and those still to come (its frontier). Its shard
@@ -72,15 +82,27 @@ class NearOwner {
   size_t answered() const { return queue_.in_progress(); }
   // Probes not answered yet.
   size_t queued() const { return queue_.waiting(); }
+  // Fetches waiting for an insert.
+  size_t fetches_waiting() const { return fetches_.size(); }
   // Its frontier and queue, for logs and test failures.
   std::string DebugString() const;
 
  private:
   SourceId self_;
   store::Shard& stores_;
-  int table_distance_;
+  const Ownership& owners_;
+  const NearPlan& plan_;
   // Answers every parked probe that may go now.
   Status AnswerParked(Outbox* out);
+  // Replies to every fetch whose incarnations are all here.
+  Status ReplyToFetches(Outbox* out);
+  // This owner keeps the entries of (scope, simhash) whole.
+  bool IsHome(std::string_view scope, uint64_t simhash) const {
+    return plan_.Home(owners_, scope, simhash) == self_.partition;
+  }
+  // The answer to `p` with `found`: whole only the candidates this owner is
+  // the home of.
+  NearAnswer MakeAnswer(const NearProbeRequest& p, std::vector<store::NearCandidate> found) const;
   // The probe's answer, or none while an entry it would find alive at an
   // earlier time is dead at its own and an earlier record may still touch
   // it (docs/global-routing.md, "Expiry").
@@ -101,6 +123,8 @@ class NearOwner {
   // The rows a record's entry gets here, from its probe's keys, until its
   // outcome: the shard indexes only the rows this owner owns.
   std::map<OrderKey, store::NearRows> rows_of_;
+  // Fetches not replied to yet, by their record.
+  std::map<OrderKey, NearFetch> fetches_;
 };
 
 }  // namespace pagesieve::routing

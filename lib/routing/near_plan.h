@@ -30,6 +30,14 @@ class NearPlan {
     return PlanNearProbes(owners, scope, simhash, sketch, layout_, bands());
   }
 
+  // The home of a near entry: the owner of its table-0 key, which keeps the
+  // entry whole (docs/global-routing.md, "The home of a near entry"). Every
+  // record with that SimHash probes it, so the home always hears the
+  // outcome that creates the entry.
+  PartitionId Home(const Ownership& owners, std::string_view scope, uint64_t simhash) const {
+    return owners.OfTable(scope, 0, layout_.Prefix(0, simhash));
+  }
+
  private:
   NearPlan(store::NearLayout layout, std::optional<store::LshBands> bands)
       : layout_(std::move(layout)), bands_(std::move(bands)) {}

@@ -113,5 +113,82 @@ TEST_F(ContentOwnerTest, AnExactEntryIsJudgedAtTheRecordsOwnEventTime) {
   for (const auto& [to, probe] : out.probes) EXPECT_EQ(probe.key.offset, Offset(1));
 }
 
+// A near owner that is not an entry's home answers with the entry in part
+// (no origin URL or id, no sketch): the record fetches it from the home
+// before it is decided, and a restart in between waits for the reply
+// without fetching again.
+TEST_F(ContentOwnerTest, ACandidateFoundAwayFromItsHomeIsFetchedFromItBeforeTheDecision) {
+  const Ownership owners = *Ownership::Create(4);
+  constexpr uint64_t kSimHash = 0x5a5a'1234'0f0f'7788;
+  const uint64_t near = kSimHash ^ 1;
+  const PartitionId home = plan_->Home(owners, "", near);
+  store::NearCandidate whole;
+  whole.simhash = near;
+  whole.distance = 1;
+  whole.in_tables = true;
+  whole.origin = store::Origin{"e-old", "https://b.example/old", EventTime::FromMillis(500),
+                               PartitionId(1), Offset(100)};
+  whole.last_seen = EventTime::FromMillis(500);
+  store::NearCandidate in_part = whole;
+  in_part.origin.event_id.clear();
+  in_part.origin.url.clear();
+
+  std::unique_ptr<store::Shard> shard = OpenShard("content");
+  auto owner = std::make_unique<ContentOwner>(SourceId{"content", PartitionId(0)}, *decider_,
+                                              *shard, owners, *plan_);
+  const Progress promise{SourceId{"url", PartitionId(0)},
+                         OrderKey{EventTime::FromMillis(10'000), "pages", PartitionId(0), Offset(9)}};
+  owner->OnRecord(Page(0, 3, kSimHash));
+  owner->OnProgress(promise);
+  Outbox out;
+  ASSERT_TRUE(owner->Step(&out).ok());
+  ASSERT_FALSE(out.probes.empty());
+  const OrderKey key = out.probes[0].second.key;
+  std::optional<PartitionId> away;
+  for (const auto& [to, probe] : out.probes) {
+    if (to != home) away = to;
+  }
+  ASSERT_TRUE(away) << "every probe went to the candidate's home";
+  Outbox answered;
+  for (const auto& [to, probe] : out.probes) {
+    NearAnswer a{key, to, {}};
+    if (to == *away) a.candidates.push_back(in_part);
+    ASSERT_TRUE(owner->OnAnswer(a, &answered).ok());
+  }
+  EXPECT_TRUE(answered.verdicts.empty()) << "decided on a candidate given in part";
+  ASSERT_EQ(answered.fetches.size(), 1u);
+  EXPECT_EQ(answered.fetches[0].first, home);
+  const NearFetch& fetch = answered.fetches[0].second;
+  EXPECT_EQ(fetch.key, key);
+  EXPECT_EQ(fetch.reply_to, PartitionId(0));
+  ASSERT_EQ(fetch.wanted.size(), 1u);
+  EXPECT_EQ(fetch.wanted[0], (NearWanted{near, store::PositionOf(whole.origin)}));
+
+  // A restart: the record waits for the reply, and sends nothing again.
+  ASSERT_TRUE(shard->Checkpoint(Offset(1)).ok());
+  owner.reset();
+  shard.reset();
+  shard = OpenShard("content");
+  owner = std::make_unique<ContentOwner>(SourceId{"content", PartitionId(0)}, *decider_, *shard,
+                                         owners, *plan_);
+  owner->Expect(promise.from);
+  ASSERT_TRUE(owner->Restore().ok());
+  Outbox restored;
+  ASSERT_TRUE(owner->Step(&restored).ok());
+  EXPECT_TRUE(restored.fetches.empty() && restored.probes.empty() && restored.verdicts.empty());
+  EXPECT_EQ(owner->gathering(), 1u);
+
+  Outbox decided;
+  ASSERT_TRUE(owner->OnFetchReply(NearFetchReply{key, home, {whole}}, &decided).ok());
+  ASSERT_EQ(decided.verdicts.size(), 1u);
+  const engine::Decision& d = decided.verdicts[0].decision;
+  EXPECT_EQ(d.tier, engine::Tier::kNear);
+  ASSERT_TRUE(d.duplicate_of);
+  EXPECT_EQ(*d.duplicate_of, whole.origin);
+  ASSERT_TRUE(owner->OnFetchReply(NearFetchReply{key, home, {whole}}, &decided).ok());  // repeated
+  EXPECT_EQ(decided.verdicts.size(), 1u);
+  EXPECT_EQ(owner->gathering(), 0u);
+}
+
 }  // namespace
 }  // namespace pagesieve::routing

@@ -71,6 +71,9 @@ std::vector<Message> Samples() {
   out.push_back(NearOutcome{Key(13), false, "", 0, "", {}});
   out.push_back(NearOutcome{Key(14), true, "example.com", 0xabc, "sk", Origin(9)});
   out.push_back(NearTouch{Key(15), "example.com", 0xabc, EventTime::FromMillis(1'700'000'200'000)});
+  out.push_back(NearFetch{Key(16), PartitionId(2), "example.com",
+                          {{0xabc, store::PositionOf(Origin(4))}, {0xdef, store::PositionOf(Origin(7))}}});
+  out.push_back(NearFetchReply{Key(16), PartitionId(5), answer.candidates});
   return out;
 }
 
@@ -112,6 +115,19 @@ void ExpectSame(const Message& a, const Message& b) {
     EXPECT_EQ(p->from, q.from);
     EXPECT_EQ(p->promise, q.promise);
     EXPECT_EQ(p->decided, q.decided);
+  }
+  if (const auto* f = std::get_if<NearFetch>(&a)) {
+    const auto& g = std::get<NearFetch>(b);
+    EXPECT_EQ(f->key, g.key);
+    EXPECT_EQ(f->reply_to, g.reply_to);
+    EXPECT_EQ(f->scope, g.scope);
+    EXPECT_EQ(f->wanted, g.wanted);
+  }
+  if (const auto* f = std::get_if<NearFetchReply>(&a)) {
+    const auto& g = std::get<NearFetchReply>(b);
+    EXPECT_EQ(f->key, g.key);
+    EXPECT_EQ(f->from, g.from);
+    EXPECT_EQ(f->entries, g.entries);
   }
   if (const auto* o = std::get_if<NearOutcome>(&a)) {
     const auto& q = std::get<NearOutcome>(b);

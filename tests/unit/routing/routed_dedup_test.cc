@@ -263,8 +263,7 @@ std::map<std::string, Outcome> RoutedDedupTest::Routed(const std::vector<RoutedR
         restored = content[p]->Restore();
         break;
       case Stage::kNear:
-        near[p] = std::make_unique<NearOwner>(SourceId{"near", id}, *shards[i],
-                                              plan_->table_distance());
+        near[p] = std::make_unique<NearOwner>(SourceId{"near", id}, *shards[i], owners, *plan_);
         for (int q = 0; q < n; ++q) near[p]->Expect(SourceId{"content", PartitionId(q)});
         restored = near[p]->Restore();
         break;
@@ -331,6 +330,8 @@ std::map<std::string, Outcome> RoutedDedupTest::Routed(const std::vector<RoutedR
     sent_["near answers"] += static_cast<int64_t>(out.answers.size());
     sent_["outcomes"] += static_cast<int64_t>(out.outcomes.size());
     sent_["touches"] += static_cast<int64_t>(out.touches.size());
+    sent_["fetches"] += static_cast<int64_t>(out.fetches.size());
+    sent_["fetch replies"] += static_cast<int64_t>(out.fetch_replies.size());
     sent_["progress"] += static_cast<int64_t>(out.progress.size()) * n;
     for (engine::Verdict& v : out.verdicts) {
       if (crashes) {
@@ -346,6 +347,8 @@ std::map<std::string, Outcome> RoutedDedupTest::Routed(const std::vector<RoutedR
     for (auto& [to, m] : out.answers) send(from, {kContent, to.value()}, wire(std::move(m)));
     for (auto& [to, m] : out.outcomes) send(from, {kNear, to.value()}, wire(std::move(m)));
     for (auto& [to, m] : out.touches) send(from, {kNear, to.value()}, wire(std::move(m)));
+    for (auto& [to, m] : out.fetches) send(from, {kNear, to.value()}, wire(std::move(m)));
+    for (auto& [to, m] : out.fetch_replies) send(from, {kContent, to.value()}, wire(std::move(m)));
     for (Progress& pr : out.progress) {
       const int next = from.first + 1;  // url → content → near
       for (int q = 0; q < n; ++q) send(from, {next, q}, wire(pr));
@@ -457,12 +460,16 @@ std::map<std::string, Outcome> RoutedDedupTest::Routed(const std::vector<RoutedR
           if (auto* a = std::get_if<NearAnswer>(&m)) {
             PS_RETURN_IF_ERROR(content[p]->OnAnswer(*a, &out));
           }
+          if (auto* f = std::get_if<NearFetchReply>(&m)) {
+            PS_RETURN_IF_ERROR(content[p]->OnFetchReply(*f, &out));
+          }
           return content[p]->Step(&out);
         case Stage::kNear:
           if (auto* pr = std::get_if<NearProbeRequest>(&m)) near[p]->OnProbe(std::move(*pr));
           if (auto* pr = std::get_if<Progress>(&m)) near[p]->OnProgress(*pr);
           if (auto* o = std::get_if<NearOutcome>(&m)) PS_RETURN_IF_ERROR(near[p]->OnOutcome(*o));
           if (auto* t = std::get_if<NearTouch>(&m)) PS_RETURN_IF_ERROR(near[p]->OnTouch(*t));
+          if (auto* f = std::get_if<NearFetch>(&m)) near[p]->OnFetch(std::move(*f));
           return near[p]->Step(&out);
       }
       return Status::Internal("unknown stage");
@@ -485,7 +492,8 @@ std::map<std::string, Outcome> RoutedDedupTest::Routed(const std::vector<RoutedR
   EXPECT_EQ(duplicates_seen, 0) << "a record was decided twice";
   for (int p = 0; p < n; ++p) {
     EXPECT_EQ(content[p]->gathering(), 0u) << content[p]->DebugString();
-    EXPECT_EQ(near[p]->answered() + near[p]->queued(), 0u) << near[p]->DebugString();
+    EXPECT_EQ(near[p]->answered() + near[p]->queued() + near[p]->fetches_waiting(), 0u)
+        << near[p]->DebugString();
   }
   near_rows_.assign(static_cast<size_t>(n), 0);
   for (int p = 0; p < n; ++p) {
@@ -571,6 +579,10 @@ TEST_F(RoutedDedupTest, VerdictsEqualOneDeciderInOrderForEveryPartitionCountAndI
   ASSERT_FALSE(skipped.empty());
 
   ExpectRoutedEqual(records, kInputs, expected, {1, 2, 4, 8}, true);
+  // The last runs, at 8 partitions, found candidates away from their homes
+  // and fetched them: the verdicts above carry the fetched origins.
+  EXPECT_GT(sent_["fetches"], 0);
+  EXPECT_EQ(sent_["fetch replies"], sent_["fetches"]);
 }
 
 // Each near owner indexes only the rows of the keys it owns: N owners hold
