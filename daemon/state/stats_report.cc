@@ -29,6 +29,10 @@ std::string StoreLine(const char* name, const store::StoreFigures& f) {
   if (f.stored) line += " stored " + std::to_string(*f.stored);
   if (f.live) line += ", live " + std::to_string(*f.live);
   if (f.banded) line += " (" + std::to_string(*f.banded) + " with a sketch in the lsh bands)";
+  if (f.whole && f.stored && *f.whole != *f.stored) {
+    // A routed near owner: slim rows, and the entries it is the home of.
+    line += ", " + std::to_string(*f.whole) + " kept whole";
+  }
   line += (f.stored ? ", " : " ") + FormatBytes(f.sst_bytes) + " in SST files\n";
   if (f.index_rows) {
     // A routed near owner's share shows here: fewer rows than all.
@@ -113,6 +117,7 @@ Json StoreJson(const store::StoreFigures& f) {
   if (f.stored) j["stored"] = *f.stored;
   if (f.live) j["live"] = *f.live;
   if (f.banded) j["banded"] = *f.banded;
+  if (f.whole) j["whole"] = *f.whole;
   if (f.index_rows) {
     j["index_rows"] = {{"simhash", f.index_rows->simhash},
                        {"simhash_of", f.index_rows->simhash_of},

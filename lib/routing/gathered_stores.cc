@@ -44,13 +44,20 @@ StatusOr<std::vector<store::NearCandidate>> GatheredStores::FindNear(
     if (narrowed.in_tables || narrowed.in_bands) out.push_back(std::move(narrowed));
   }
   std::sort(out.begin(), out.end(), store::RanksBefore);
-  // One entry (scope, SimHash) held by several owners answers once.
-  out.erase(std::unique(out.begin(), out.end(),
-                        [](const store::NearCandidate& a, const store::NearCandidate& b) {
-                          return a.simhash == b.simhash;
-                        }),
-            out.end());
-  return out;
+  // One entry (scope, SimHash) held by several owners answers once (its
+  // copies sort together). An owner that is not its home judges a shared
+  // band by the bands it owns only: the band's owner said so.
+  std::vector<store::NearCandidate> merged;
+  merged.reserve(out.size());
+  for (store::NearCandidate& c : out) {
+    if (!merged.empty() && merged.back().simhash == c.simhash) {
+      merged.back().in_bands |= c.in_bands;
+      merged.back().in_tables |= c.in_tables;
+      continue;
+    }
+    merged.push_back(std::move(c));
+  }
+  return merged;
 }
 
 Status GatheredStores::InsertNear(std::string_view scope, uint64_t simhash,

@@ -144,10 +144,21 @@ Status NearOwner::ReplyToFetches(Outbox* out) {
   return Status::Ok();
 }
 
-NearAnswer NearOwner::MakeAnswer(const NearProbeRequest& p,
-                                 std::vector<store::NearCandidate> found) const {
+StatusOr<NearAnswer> NearOwner::MakeAnswer(const NearProbeRequest& p,
+                                           std::vector<store::NearCandidate> found) {
   for (store::NearCandidate& c : found) {
-    if (IsHome(p.scope, c.simhash)) continue;
+    if (IsHome(p.scope, c.simhash)) {
+      // The row is slim; the incarnation beside it is whole.
+      PS_ASSIGN_OR_RETURN(std::optional<store::NearCandidate> whole,
+                          stores_.NearHomeEntry(p.scope, c.simhash, store::PositionOf(c.origin)));
+      if (!whole) {
+        return Status::Corruption("near owner " + std::to_string(self_.partition.value()) +
+                                  " is the home of an entry it indexes but does not keep whole");
+      }
+      c.origin = std::move(whole->origin);
+      c.sketch = std::move(whole->sketch);
+      continue;
+    }
     // Its home gives the rest; the position names the incarnation.
     c.origin.event_id.clear();
     c.origin.url.clear();
@@ -186,6 +197,15 @@ Status NearOwner::AnswerParked(Outbox* out) {
   return Status::Ok();
 }
 
+namespace {
+
+StatusOr<std::optional<NearAnswer>> Answered(StatusOr<NearAnswer> answer) {
+  PS_RETURN_IF_ERROR(answer.status());
+  return std::optional<NearAnswer>(std::move(answer).value());
+}
+
+}  // namespace
+
 StatusOr<std::optional<NearAnswer>> NearOwner::Answer(const NearProbeRequest& p) {
   store::NearQuery query;
   query.simhash = p.simhash;
@@ -202,7 +222,7 @@ StatusOr<std::optional<NearAnswer>> NearOwner::Answer(const NearProbeRequest& p)
   // travel with the decided promise, in order): the answer is final.
   const std::optional<OrderKey> decided = decided_.Frontier();
   if (decided && !(*decided < p.key)) {
-    return std::optional<NearAnswer>(MakeAnswer(p, std::move(found)));
+    return Answered(MakeAnswer(p, std::move(found)));
   }
   // An undecided earlier record may touch an entry, and only an entry that
   // was alive at its time, which is no later than the decided promise: if
@@ -212,11 +232,11 @@ StatusOr<std::optional<NearAnswer>> NearOwner::Answer(const NearProbeRequest& p)
     PS_ASSIGN_OR_RETURN(std::vector<store::NearCandidate> earlier,
                         stores_.FindNear(p.scope, query, filter));
     if (earlier.size() == found.size()) {
-      return std::optional<NearAnswer>(MakeAnswer(p, std::move(found)));
+      return Answered(MakeAnswer(p, std::move(found)));
     }
   } else if (decided) {
     // The same event time: nothing alive then is dead now.
-    return std::optional<NearAnswer>(MakeAnswer(p, std::move(found)));
+    return Answered(MakeAnswer(p, std::move(found)));
   }
   return std::optional<NearAnswer>();
 }

@@ -100,9 +100,10 @@ class NearOwner {
   bool IsHome(std::string_view scope, uint64_t simhash) const {
     return plan_.Home(owners_, scope, simhash) == self_.partition;
   }
-  // The answer to `p` with `found`: whole only the candidates this owner is
-  // the home of.
-  NearAnswer MakeAnswer(const NearProbeRequest& p, std::vector<store::NearCandidate> found) const;
+  // The answer to `p` with `found`: whole (from the home entries) only the
+  // candidates this owner is the home of.
+  StatusOr<NearAnswer> MakeAnswer(const NearProbeRequest& p,
+                                  std::vector<store::NearCandidate> found);
   // The probe's answer, or none while an entry it would find alive at an
   // earlier time is dead at its own and an earlier record may still touch
   // it (docs/global-routing.md, "Expiry").

@@ -187,14 +187,26 @@ StatusOr<ContentEntry> DecodeContentValue(std::string_view in) {
 namespace {
 
 constexpr char kRowsMarker[2] = {'\xff', '\x00'};
+constexpr char kSlimMarker[2] = {'\xff', '\x01'};
 
-// The rows field, if any, and the sketch: the rest of a near value after
-// its origin.
-bool DecodeNearTail(std::string_view in, NearRows* rows, std::string_view* sketch) {
+// The rows field, if any, and the sketch or a slim row's band keys: the
+// rest of a near value after its origin.
+bool DecodeNearTail(std::string_view in, NearRows* rows, std::string_view* sketch, bool* slim,
+                    std::string_view* band_keys) {
   *rows = NearRows::All();
+  *slim = false;
   if (in.size() >= 2 && in[0] == kRowsMarker[0] && in[1] == kRowsMarker[1]) {
     in.remove_prefix(2);
     if (!NearRows::DecodeFrom(&in, rows)) return false;
+  }
+  if (in.size() >= 2 && in[0] == kSlimMarker[0] && in[1] == kSlimMarker[1]) {
+    in.remove_prefix(2);
+    // Slim rows are a routed owner's share: never every row.
+    if (rows->all() || in.size() % 8 != 0) return false;
+    *slim = true;
+    *band_keys = in;
+    *sketch = {};
+    return true;
   }
   if (!IsSketch(in)) return false;
   *sketch = in;
@@ -213,18 +225,25 @@ std::string EncodeNearValue(const NearEntry& e) {
     out.append(kRowsMarker, sizeof(kRowsMarker));
     e.rows.EncodeTo(&out);
   }
+  if (e.slim) {
+    out.append(kSlimMarker, sizeof(kSlimMarker));
+    out.append(e.band_keys);
+    return out;
+  }
   out.append(e.sketch);
   return out;
 }
 
 StatusOr<NearEntry> DecodeNearValue(std::string_view in) {
   NearEntry e;
-  std::string_view sketch;
+  std::string_view sketch, band_keys;
   if (!GetTime(&in, &e.last_seen) || !GetTime(&in, &e.indexed_at) ||
-      !DecodeOrigin(&in, &e.origin) || !DecodeNearTail(in, &e.rows, &sketch)) {
+      !DecodeOrigin(&in, &e.origin) ||
+      !DecodeNearTail(in, &e.rows, &sketch, &e.slim, &band_keys)) {
     return Malformed("near");
   }
   e.sketch.assign(sketch);
+  e.band_keys.assign(band_keys);
   return e;
 }
 
@@ -232,7 +251,8 @@ StatusOr<NearIndexFields> DecodeNearIndexFields(std::string_view in) {
   if (in.size() < 16) return Malformed("near");
   in.remove_prefix(16);
   NearIndexFields fields;
-  if (!SkipOrigin(&in) || !DecodeNearTail(in, &fields.rows, &fields.sketch)) {
+  if (!SkipOrigin(&in) ||
+      !DecodeNearTail(in, &fields.rows, &fields.sketch, &fields.slim, &fields.band_keys)) {
     return Malformed("near");
   }
   return fields;

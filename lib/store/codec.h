@@ -54,13 +54,20 @@ StatusOr<ContentEntry> DecodeContentValue(std::string_view value);
 // NearRows::EncodeTo; a value without it holds every row, as every value of
 // formats 3 and 4 does. The sketch is the encoded MinHash sketch, stored as
 // given; a decoder checks that it is well formed (ParseSketchHeader), as a
-// truncated one would otherwise pass for a sketch.
+// truncated one would otherwise pass for a sketch. A slim row (storage
+// format 6: a routed near owner that is not the entry's home) has the rows
+// field, an origin of which only the position counts, and in place of the
+// sketch the bytes 0xff 0x01 (no sketch starts with 0xff) then the keys of
+// the rows' bands, 8 bytes each, in band order: what its indexes and
+// lookups need, where the sketch is several times that.
 struct NearEntry {
   Origin origin;
   EventTime last_seen{};
   EventTime indexed_at{};
   std::string sketch;
   NearRows rows;
+  bool slim = false;
+  std::string band_keys;  // a slim row's, packed as stored
 
   friend bool operator==(const NearEntry&, const NearEntry&) = default;
 };
@@ -72,6 +79,8 @@ StatusOr<NearEntry> DecodeNearValue(std::string_view value);
 struct NearIndexFields {
   NearRows rows;
   std::string_view sketch;
+  bool slim = false;
+  std::string_view band_keys;
 };
 StatusOr<NearIndexFields> DecodeNearIndexFields(std::string_view value);
 

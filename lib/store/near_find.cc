@@ -30,6 +30,7 @@ StatusOr<std::vector<NearCandidate>> NearStore::Find(uint64_t scope_id, const Ne
   std::vector<NearCandidate> out;
   if (found_.empty()) return out;  // a new page: nothing read, nothing allocated
   const bool comparable = Comparable(query.sketch);
+  if (comparable) query_keys_ = keys_;  // CollectCandidates computed them
   for (uint64_t simhash : found_) {
     PS_ASSIGN_OR_RETURN(std::optional<NearCandidate> c,
                         Verify(scope_id, simhash, query, comparable, filter));
@@ -65,13 +66,29 @@ StatusOr<std::optional<NearCandidate>> NearStore::Verify(uint64_t scope_id, uint
   c.simhash = simhash;
   c.distance = std::popcount(simhash ^ query.simhash);
   c.in_tables = c.distance <= query.max_distance;
-  c.in_bands = query_comparable && Comparable(entry->sketch) &&
-               bands_->ShareBand(query.sketch, entry->sketch);
+  if (entry->slim) {
+    // Only the bands of its rows: a band it shares elsewhere is found by
+    // that band's owner, and the content owner merges the answers.
+    c.in_bands = query_comparable && SharesOwnBand(entry->rows, entry->band_keys);
+  } else {
+    c.in_bands = query_comparable && Comparable(entry->sketch) &&
+                 bands_->ShareBand(query.sketch, entry->sketch);
+  }
   if (!c.in_tables && !c.in_bands) return std::optional<NearCandidate>();
   c.origin = std::move(entry->origin);
   c.last_seen = entry->last_seen;
   c.sketch = std::move(entry->sketch);
   return std::optional<NearCandidate>(std::move(c));
+}
+
+bool NearStore::SharesOwnBand(const NearRows& rows, std::string_view packed) const {
+  if (!bands_ || query_keys_.size() != static_cast<size_t>(bands_->bands())) return false;
+  for (int b = 0; b < bands_->bands() && packed.size() >= 8; ++b) {
+    if (!rows.HasBand(b)) continue;
+    if (DecodeFixed64(packed.data()) == query_keys_[static_cast<size_t>(b)]) return true;
+    packed.remove_prefix(8);
+  }
+  return false;
 }
 
 }  // namespace pagesieve::store

@@ -59,7 +59,9 @@ Status NearStore::BuildIndex(EventTime expire_at, const std::stop_token& stop) {
     PS_ASSIGN_OR_RETURN(NearIndexFields fields,
                         DecodeNearIndexFields(std::string_view(value.data(), value.size())));
     const auto indexed_at = static_cast<int64_t>(DecodeFixed64(value.data() + 8));
-    PS_RETURN_IF_ERROR(IndexEntry(DecodeFixed64(key.data() + 8), fields.sketch, fields.rows,
+    const bool banded = fields.slim ? SlimKeys(fields.rows, fields.band_keys)
+                                    : BandKeys(fields.sketch);
+    PS_RETURN_IF_ERROR(IndexEntry(DecodeFixed64(key.data() + 8), banded, fields.rows,
                                   EventTimeFromMillis(indexed_at), /*staged=*/true));
   }
   if (lsh_) lsh_->Flush();
@@ -88,10 +90,31 @@ bool NearStore::BandKeys(std::string_view sketch) {
   return true;
 }
 
-Status NearStore::IndexEntry(uint64_t simhash, std::string_view sketch, const NearRows& rows,
-                             EventTime t, bool staged) {
+bool NearStore::SlimKeys(const NearRows& rows, std::string_view packed) {
+  keys_of_.clear();  // keys_ no longer hold a sketch's keys
+  if (!bands_ || packed.empty()) return false;
+  keys_.assign(static_cast<size_t>(bands_->bands()), 0);
+  for (int b = 0; b < bands_->bands(); ++b) {
+    if (!rows.HasBand(b)) continue;
+    if (packed.size() < 8) return false;
+    keys_[static_cast<size_t>(b)] = DecodeFixed64(packed.data());
+    packed.remove_prefix(8);
+  }
+  return packed.empty();
+}
+
+std::string NearStore::PackBandKeys(const NearRows& rows) const {
+  std::string packed;
+  for (int b = 0; b < bands_->bands(); ++b) {
+    if (rows.HasBand(b)) PutFixed64(&packed, keys_[static_cast<size_t>(b)]);
+  }
+  return packed;
+}
+
+Status NearStore::IndexEntry(uint64_t simhash, bool banded, const NearRows& rows, EventTime t,
+                             bool staged) {
   // The LSH index first: when it is full, nothing is indexed.
-  if (rows.AnyBand(bands_ ? bands_->bands() : 0) && BandKeys(sketch) &&
+  if (banded && rows.AnyBand(bands_ ? bands_->bands() : 0) &&
       !(staged ? lsh_->Stage(simhash, keys_, t, rows) : lsh_->Add(simhash, keys_, t, rows))) {
     return Status::ResourceExhausted("shard " + db_->dir() + ": the LSH index holds " +
                                      std::to_string(LshIndex::kMaxEntries) +
@@ -127,9 +150,9 @@ Status NearStore::Insert(uint64_t scope_id, uint64_t simhash, std::string_view s
     PS_ASSIGN_OR_RETURN(std::optional<NearEntry> live, LiveEntry(scope_id, simhash, {}));
     if (live) return Touch(scope_id, simhash, origin.event_time, home);
   }
-  const NearEntry entry{origin, origin.event_time, origin.event_time, std::string(sketch), rows};
-  PS_RETURN_IF_ERROR(IndexEntry(simhash, sketch, rows, entry.indexed_at));
-  PutEntry(scope_id, simhash, entry);
+  const bool banded = BandKeys(sketch);
+  NearEntry entry{origin, origin.event_time, origin.event_time, std::string(sketch), rows};
+  PS_RETURN_IF_ERROR(IndexEntry(simhash, banded, rows, entry.indexed_at));
   if (home) {
     // Under its own key, so that a later incarnation does not replace it
     // while a fetch that found this one alive may still come. Whole, with
@@ -139,6 +162,16 @@ Status NearStore::Insert(uint64_t scope_id, uint64_t simhash, std::string_view s
     db_->Put(kNearCf, HomeEntryKey(scope_id, simhash, PositionOf(origin)),
              EncodeNearValue(whole));
   }
+  if (!rows.all()) {
+    // A routed owner's share: the row keeps what its indexes and lookups
+    // need, the home the rest.
+    entry.slim = true;
+    entry.band_keys = banded ? PackBandKeys(rows) : std::string();
+    entry.sketch.clear();
+    entry.origin.event_id.clear();
+    entry.origin.url.clear();
+  }
+  PutEntry(scope_id, simhash, entry);
   return Status::Ok();
 }
 
@@ -151,7 +184,9 @@ Status NearStore::Touch(uint64_t scope_id, uint64_t simhash, EventTime t, bool h
   // Keep last_seen <= indexed_at + grace, so the indexes never drop a live entry.
   if (t - entry->indexed_at > grace_) {
     entry->indexed_at = t;
-    PS_RETURN_IF_ERROR(IndexEntry(simhash, entry->sketch, entry->rows, t));
+    const bool banded =
+        entry->slim ? SlimKeys(entry->rows, entry->band_keys) : BandKeys(entry->sketch);
+    PS_RETURN_IF_ERROR(IndexEntry(simhash, banded, entry->rows, t));
   }
   PutEntry(scope_id, simhash, *entry);
   return Status::Ok();
@@ -186,7 +221,9 @@ StatusOr<std::optional<NearEntry>> NearStore::HomeEntry(uint64_t scope_id, uint6
   }
   if (!found) return std::optional<NearEntry>();
   PS_ASSIGN_OR_RETURN(NearEntry entry, DecodeNearValue(value));
-  if (PositionOf(entry.origin) != at) return std::optional<NearEntry>();
+  // A slim row is not whole; a whole one is (format 5) when it is that
+  // incarnation.
+  if (entry.slim || PositionOf(entry.origin) != at) return std::optional<NearEntry>();
   return std::optional<NearEntry>(std::move(entry));
 }
 

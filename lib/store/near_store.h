@@ -86,10 +86,16 @@ class NearStore {
   // holds it.
   Status SlideHomeEntry(uint64_t scope_id, uint64_t simhash, const Origin& origin, EventTime t);
   // Puts the `rows` of `simhash` in both indexes at `t`, the LSH index's
-  // only when its sketch is comparable (`staged`: for the rebuild at open,
-  // see LshIndex::Stage). ResourceExhausted when the LSH index is full.
-  Status IndexEntry(uint64_t simhash, std::string_view sketch, const NearRows& rows, EventTime t,
+  // only when `banded`: keys_ hold its band keys (`staged`: for the rebuild
+  // at open, see LshIndex::Stage). ResourceExhausted when the LSH index is
+  // full.
+  Status IndexEntry(uint64_t simhash, bool banded, const NearRows& rows, EventTime t,
                     bool staged = false);
+  // A slim row's band keys (NearEntry::band_keys) into keys_, each at its
+  // band; false when it has none or they do not fit the bands.
+  bool SlimKeys(const NearRows& rows, std::string_view packed);
+  // The keys_ of the bands of `rows`, packed as a slim row keeps them.
+  std::string PackBandKeys(const NearRows& rows) const;
   // The band keys of a comparable sketch into keys_; false for an empty
   // sketch, one of other parameters or version, or without bands. A new
   // page's sketch is looked up and then inserted: the keys of the last
@@ -98,6 +104,9 @@ class NearStore {
   bool Comparable(std::string_view sketch) const;
   // Every SimHash either index offers for `query`, each once, into found_.
   void CollectCandidates(const NearQuery& query);
+  // A slim row's bands (`rows`, their keys `packed`) share a key with the
+  // query's (query_keys_).
+  bool SharesOwnBand(const NearRows& rows, std::string_view packed) const;
   // The candidate for `simhash` if its live entry is of the scope, accepted
   // by `filter`, and within the distance or sharing a band.
   StatusOr<std::optional<NearCandidate>> Verify(uint64_t scope_id, uint64_t simhash,
@@ -117,6 +126,7 @@ class NearStore {
   std::vector<SimHashIndex::Candidate> candidates_;
   std::vector<uint64_t> keys_;
   std::string keys_of_;  // the sketch keys_ belong to (empty: none)
+  std::vector<uint64_t> query_keys_;  // Find's query's band keys, for Verify
   std::vector<uint64_t> found_;
 };
 

@@ -166,7 +166,10 @@ bool ShardInspector::CountRows(std::string_view near_value, StoreFigures::IndexR
   if (!fields.ok()) return false;
   for (int t = 0; t < identity_.near_tables; ++t) rows->simhash += fields->rows.HasTable(t);
   rows->simhash_of += static_cast<uint64_t>(identity_.near_tables);
-  if (!Banded(fields->sketch)) return false;
+  // A slim row keeps the keys of its bands instead of the sketch.
+  if (fields->slim ? (!bands_ || fields->band_keys.empty()) : !Banded(fields->sketch)) {
+    return false;
+  }
   for (int b = 0; b < bands_->bands(); ++b) rows->lsh += fields->rows.HasBand(b);
   rows->lsh_of += static_cast<uint64_t>(bands_->bands());
   return true;
@@ -179,13 +182,20 @@ StatusOr<StoreFigures> ShardInspector::Count(int cf, std::optional<Duration> ttl
   std::unique_ptr<rocksdb::Iterator> it(
       db_->db()->NewIterator(options, db_->handle(static_cast<Cf>(cf))));
   StoreFigures f;
-  uint64_t stored = 0, live = 0, banded = 0;
+  uint64_t stored = 0, live = 0, banded = 0, whole = 0;
   StoreFigures::IndexRows rows;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    // A home's whole incarnations are copies of near entries, not entries.
-    if (cf == kNearCf && it->key().size() == kHomeEntryKeySize) continue;
-    ++stored;
     const std::string_view value(it->value().data(), it->value().size());
+    if (cf == kNearCf) {
+      // A home's whole incarnations are copies of near entries, not entries.
+      if (it->key().size() == kHomeEntryKeySize) {
+        ++whole;
+        continue;
+      }
+      StatusOr<NearIndexFields> fields = DecodeNearIndexFields(value);
+      whole += fields.ok() && !fields->slim;
+    }
+    ++stored;
     int64_t last_seen = 0;
     if (ttl && PeekLastSeen(value, &last_seen) &&
         IsLive(EventTimeFromMillis(last_seen), watermark_, *ttl)) {
@@ -198,6 +208,7 @@ StatusOr<StoreFigures> ShardInspector::Count(int cf, std::optional<Duration> ttl
   if (ttl) f.live = live;
   if (cf == kNearCf && bands_) f.banded = banded;
   if (cf == kNearCf && ttl) f.index_rows = rows;
+  if (cf == kNearCf) f.whole = whole;
   return f;
 }
 
@@ -216,6 +227,7 @@ Status ShardInspector::CountEntries(ShardReport* report) {
     job.figures->live = counted.live;
     job.figures->banded = counted.banded;
     job.figures->index_rows = counted.index_rows;
+    job.figures->whole = counted.whole;
   }
   return Status::Ok();
 }

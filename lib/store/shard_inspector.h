@@ -48,6 +48,11 @@ struct StoreFigures {
     uint64_t lsh = 0, lsh_of = 0;
   };
   std::optional<IndexRows> index_rows;
+  // near only: the entries kept whole (origin and sketch), live or not:
+  // every stored one of a shard that is not a routed near owner's; a
+  // routed owner's home entries and the rows it wrote whole, its other
+  // rows being slim (docs/global-routing.md, "The stages").
+  std::optional<uint64_t> whole;
 };
 
 // The LSH bands a pagesieve with the configured near.minhash_slots,

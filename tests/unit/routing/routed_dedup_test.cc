@@ -34,6 +34,7 @@
 #include "routing/near_plan.h"
 #include "routing/source_floor.h"
 #include "routing/url_owner.h"
+#include "store/shard_inspector.h"
 #include "owner_fixture.h"
 
 namespace pagesieve::routing {
@@ -222,6 +223,10 @@ class RoutedDedupTest : public testing::OwnerFixture {
   // The index rows (SimHash tables and LSH bands) of each near owner's
   // shard at the end of the last Routed().
   std::vector<uint64_t> near_rows_;
+  // The near entries each near owner's shard keeps whole (home entries and
+  // rows not slim), and the rows it stores, at the end of the last Routed().
+  std::vector<uint64_t> near_whole_;
+  std::vector<uint64_t> near_stored_;
   int total_kills_ = 0;
   int crash_runs_ = 0;  // runs that killed owners, for total_kills_'s floor
   int run_ = 0;
@@ -500,10 +505,32 @@ std::map<std::string, Outcome> RoutedDedupTest::Routed(const std::vector<RoutedR
     const store::ShardStats stats = shards[static_cast<size_t>(3 * p + 2)]->Stats();
     near_rows_[static_cast<size_t>(p)] = stats.near_index_rows + stats.lsh_index_rows;
   }
+  // Every shard checkpointed at the end, so that what its disk holds is
+  // all it wrote (counted below).
+  for (size_t i = 0; i < shards.size(); ++i) {
+    if (const Status st = checkpoint(i); !st.ok()) ADD_FAILURE() << st.ToString();
+  }
   near.clear();
   content.clear();
   url.clear();
   shards.clear();
+  near_whole_.assign(static_cast<size_t>(n), 0);
+  near_stored_.assign(static_cast<size_t>(n), 0);
+  for (int p = 0; p < n; ++p) {
+    StatusOr<std::unique_ptr<store::ShardInspector>> inspector = store::ShardInspector::Open(
+        (dir_ / (prefix + "near-" + std::to_string(p))).string(), options_.shard);
+    if (!inspector.ok()) {
+      ADD_FAILURE() << inspector.status().ToString();
+      break;
+    }
+    StatusOr<store::ShardReport> report = (*inspector)->Report();
+    if (!report.ok() || !(*inspector)->CountEntries(&*report).ok()) {
+      ADD_FAILURE() << "near shard " << p << " could not be counted";
+      break;
+    }
+    near_whole_[static_cast<size_t>(p)] = report->near.whole.value_or(0);
+    near_stored_[static_cast<size_t>(p)] = report->near.stored.value_or(0);
+  }
   return verdicts;
 }
 
@@ -596,6 +623,11 @@ TEST_F(RoutedDedupTest, NearOwnersIndexEachRowOnceBetweenThem) {
   ASSERT_FALSE(Routed(records, kInputs, 1, 1, run_++, false).empty());
   const uint64_t all_rows = near_rows_[0];
   ASSERT_GT(all_rows, 1000u);
+  // One owner is every entry's home: each entry whole once (its home entry;
+  // its row is slim, a routed owner's share being all rows here).
+  const uint64_t all_whole = near_whole_[0];
+  ASSERT_GT(all_whole, 50u);
+  EXPECT_EQ(all_whole, near_stored_[0]);
   for (int n : {2, 4, 8}) {
     ASSERT_FALSE(Routed(records, kInputs, n, 1, run_++, false).empty());
     uint64_t sum = 0, most = 0;
@@ -603,12 +635,24 @@ TEST_F(RoutedDedupTest, NearOwnersIndexEachRowOnceBetweenThem) {
       sum += rows;
       most = std::max(most, rows);
     }
+    uint64_t whole = 0, most_whole = 0, most_stored = 0;
+    for (size_t p = 0; p < near_whole_.size(); ++p) {
+      whole += near_whole_[p];
+      most_whole = std::max(most_whole, near_whole_[p]);
+      most_stored = std::max(most_stored, near_stored_[p]);
+    }
     std::cout << n << " near owners: " << most << " index rows in the fullest, " << sum
-              << " in all; one owner: " << all_rows << "\n";
+              << " in all; one owner: " << all_rows << "; entries kept whole: " << most_whole
+              << " in the fullest, " << whole << " in all (one owner: " << all_whole
+              << "); rows stored in the fullest: " << most_stored << "\n";
     // Touches re-index at each holder alike, and sweeps drop generations
     // at each owner's own checkpoints: about the same total, not exactly.
     EXPECT_LE(sum, all_rows + all_rows / 10) << n;
     EXPECT_LE(most, 2 * all_rows / static_cast<uint64_t>(n)) << n;
+    // Each entry is whole at its home only (issue 24: no shard holds more
+    // than about 2/N of the entries); the other owners keep slim rows.
+    EXPECT_LE(whole, all_whole + all_whole / 10) << n;
+    EXPECT_LE(most_whole, 2 * all_whole / static_cast<uint64_t>(n) + 2) << n;
   }
 }
 

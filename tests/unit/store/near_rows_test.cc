@@ -69,7 +69,10 @@ TEST_F(NearRowsTest, AnEntryIsFoundOnlyByTheRowsItsShardHolds) {
   got = Find(*shard_, 7 ^ 0b11, MakeSyntheticSketch(4));
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].simhash, 7u);
-  EXPECT_EQ(got[0].sketch, b_);  // the entry is whole; only its index rows are a share
+  // A slim row (no home here): the origin's position, no sketch, no URL.
+  EXPECT_TRUE(got[0].sketch.empty());
+  EXPECT_TRUE(got[0].origin.url.empty() && got[0].origin.event_id.empty());
+  EXPECT_EQ(PositionOf(got[0].origin), PositionOf(MakeOrigin(2, Ms(1000))));
 
   ShardStats stats = shard_->Stats();
   EXPECT_EQ(stats.near_index_rows, static_cast<uint64_t>(tables()));
@@ -198,10 +201,22 @@ TEST_F(NearRowsTest, OwnersSharingTheRowsFindWhatOneShardWithEveryRowFinds) {
       const uint64_t simhash = storetest::FlipBits(centers[rng() % centers.size()], rng() % 6, rng);
       const std::string sketch = q % 3 == 0 ? MakeSyntheticSketch(rng())
                                             : NearCopySketch(sketches[rng() % sketches.size()], q);
+      // The owners' rows are slim (none is a home here), and each judges a
+      // shared band by its own bands: their answers merged as a content
+      // owner merges them (routing::GatheredStores).
       std::map<uint64_t, NearCandidate> want, got;
-      for (NearCandidate& c : Find(*shard_, simhash, sketch)) want.emplace(c.simhash, c);
+      for (NearCandidate& c : Find(*shard_, simhash, sketch)) {
+        c.origin.event_id.clear();
+        c.origin.url.clear();
+        c.sketch.clear();
+        want.emplace(c.simhash, c);
+      }
       for (auto& owner : owners) {
-        for (NearCandidate& c : Find(*owner, simhash, sketch)) got.emplace(c.simhash, c);
+        for (NearCandidate& c : Find(*owner, simhash, sketch)) {
+          auto [it, fresh] = got.emplace(c.simhash, c);
+          it->second.in_bands |= c.in_bands;
+          it->second.in_tables |= c.in_tables;
+        }
       }
       ASSERT_EQ(got, want) << "pass " << pass << ", query " << q;
       found += want.size();
