@@ -54,15 +54,16 @@ void AppendOutbox(routing::Outbox& outbox, const kafka::RoutingOptions& routing,
     counts.Add(v);
     out->push_back(format.Verdict(v, none));
   }
-  for (auto& [to, m] : outbox.records) out->push_back(ToPartition(routing.content_topic, to, std::move(m), sent));
-  for (auto& [to, m] : outbox.probes) out->push_back(ToPartition(routing.near_topic, to, std::move(m), sent));
-  for (auto& [to, m] : outbox.answers) out->push_back(ToPartition(routing.content_topic, to, std::move(m), sent));
-  for (auto& [to, m] : outbox.outcomes) out->push_back(ToPartition(routing.near_topic, to, std::move(m), sent));
-  for (auto& [to, m] : outbox.touches) out->push_back(ToPartition(routing.near_topic, to, std::move(m), sent));
-  for (auto& [to, m] : outbox.fetches) out->push_back(ToPartition(routing.near_topic, to, std::move(m), sent));
-  for (auto& [to, m] : outbox.fetch_replies) {
-    out->push_back(ToPartition(routing.content_topic, to, std::move(m), sent));
-  }
+  auto send = [&](const std::string& topic, PartitionId to, routing::Message m) {
+    out->push_back(ToPartition(topic, to, std::move(m), sent));
+  };
+  for (auto& [to, m] : outbox.records) send(routing.content_topic, to, std::move(m));
+  for (auto& [to, m] : outbox.probes) send(routing.near_topic, to, std::move(m));
+  for (auto& [to, m] : outbox.answers) send(routing.content_topic, to, std::move(m));
+  for (auto& [to, m] : outbox.outcomes) send(routing.near_topic, to, std::move(m));
+  for (auto& [to, m] : outbox.touches) send(routing.near_topic, to, std::move(m));
+  for (auto& [to, m] : outbox.fetches) send(routing.near_topic, to, std::move(m));
+  for (auto& [to, m] : outbox.fetch_replies) send(routing.content_topic, to, std::move(m));
 }
 
 }  // namespace pagesieve::routed

@@ -169,7 +169,8 @@ StatusOr<std::optional<NearCandidate>> RocksShard::NearHomeEntry(std::string_vie
                                                                  uint64_t simhash,
                                                                  const OriginPosition& at) {
   PS_RETURN_IF_ERROR(error_);
-  PS_ASSIGN_OR_RETURN(std::optional<NearEntry> entry, near_.HomeEntry(scopes_.Get(scope), simhash, at));
+  PS_ASSIGN_OR_RETURN(std::optional<NearEntry> entry,
+                      near_.HomeEntry(scopes_.Get(scope), simhash, at));
   if (!entry) return std::optional<NearCandidate>();
   NearCandidate whole;
   whole.simhash = simhash;

@@ -136,8 +136,9 @@ TEST_F(ContentOwnerTest, ACandidateFoundAwayFromItsHomeIsFetchedFromItBeforeTheD
   std::unique_ptr<store::Shard> shard = OpenShard("content");
   auto owner = std::make_unique<ContentOwner>(SourceId{"content", PartitionId(0)}, *decider_,
                                               *shard, owners, *plan_);
-  const Progress promise{SourceId{"url", PartitionId(0)},
-                         OrderKey{EventTime::FromMillis(10'000), "pages", PartitionId(0), Offset(9)}};
+  const Progress promise{
+      SourceId{"url", PartitionId(0)},
+      OrderKey{EventTime::FromMillis(10'000), "pages", PartitionId(0), Offset(9)}};
   owner->OnRecord(Page(0, 3, kSimHash));
   owner->OnProgress(promise);
   Outbox out;

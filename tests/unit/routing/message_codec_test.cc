@@ -71,8 +71,11 @@ std::vector<Message> Samples() {
   out.push_back(NearOutcome{Key(13), false, "", 0, "", {}});
   out.push_back(NearOutcome{Key(14), true, "example.com", 0xabc, "sk", Origin(9)});
   out.push_back(NearTouch{Key(15), "example.com", 0xabc, EventTime::FromMillis(1'700'000'200'000)});
-  out.push_back(NearFetch{Key(16), PartitionId(2), "example.com",
-                          {{0xabc, store::PositionOf(Origin(4))}, {0xdef, store::PositionOf(Origin(7))}}});
+  out.push_back(NearFetch{
+      Key(16),
+      PartitionId(2),
+      "example.com",
+      {{0xabc, store::PositionOf(Origin(4))}, {0xdef, store::PositionOf(Origin(7))}}});
   out.push_back(NearFetchReply{Key(16), PartitionId(5), answer.candidates});
   return out;
 }

@@ -33,7 +33,8 @@ TEST_F(NearOwnerTest, AFetchWaitsForItsEntrysInsertAcrossARestart) {
                              PartitionId(0), Offset(3)};
   std::unique_ptr<store::Shard> shard = OpenShard("near");
   auto owner = std::make_unique<NearOwner>(self, *shard, owners, *plan_);
-  owner->OnFetch(NearFetch{Key(5'000, 40), PartitionId(1), "", {{simhash, store::PositionOf(origin)}}});
+  owner->OnFetch(
+      NearFetch{Key(5'000, 40), PartitionId(1), "", {{simhash, store::PositionOf(origin)}}});
   Outbox out;
   ASSERT_TRUE(owner->Step(&out).ok());
   EXPECT_TRUE(out.fetch_replies.empty()) << "answered before the entry was inserted";

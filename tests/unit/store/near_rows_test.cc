@@ -54,10 +54,12 @@ class NearRowsTest : public storetest::ShardTest {
 
 TEST_F(NearRowsTest, AnEntryIsFoundOnlyByTheRowsItsShardHolds) {
   Open(Options());
-  ASSERT_TRUE(
-      shard_->InsertNearRows("s", 42, a_, MakeOrigin(1, Ms(1000)), BandsOnly(bands()), false).ok());
-  ASSERT_TRUE(
-      shard_->InsertNearRows("s", 7, b_, MakeOrigin(2, Ms(1000)), TablesOnly(tables()), false).ok());
+  ASSERT_TRUE(shard_->InsertNearRows("s", 42, a_, MakeOrigin(1, Ms(1000)), BandsOnly(bands()),
+                                     /*home=*/false)
+                  .ok());
+  ASSERT_TRUE(shard_->InsertNearRows("s", 7, b_, MakeOrigin(2, Ms(1000)), TablesOnly(tables()),
+                                     /*home=*/false)
+                  .ok());
   // 42 by its bands only: not by its SimHash with another sketch.
   EXPECT_TRUE(Find(*shard_, 42, MakeSyntheticSketch(3)).empty());
   std::vector<NearCandidate> got = Find(*shard_, ~uint64_t{42}, NearCopySketch(a_, 5));
@@ -177,7 +179,10 @@ TEST_F(NearRowsTest, OwnersSharingTheRowsFindWhatOneShardWithEveryRowFinds) {
     }
     for (int o = 0; o < kOwners; ++o) {
       if (!holds[o]) continue;
-      ASSERT_TRUE(owners[o]->InsertNearRows("s", simhash, sketches.back(), origin, share[o], false).ok());
+      ASSERT_TRUE(owners[o]
+                      ->InsertNearRows("s", simhash, sketches.back(), origin, share[o],
+                                       /*home=*/false)
+                      .ok());
     }
   }
   size_t found = 0;
