@@ -117,7 +117,7 @@ Status ContentOwner::Restore() {
     if (it == gathering_.end() || it->second.fetching.erase(reply.from) == 0) {
       return Status::Corruption("a content owner's shard holds a reply for no fetch it waits for");
     }
-    Fill(reply, it->second);
+    Fill(reply.entries, it->second);
   }
   return Status::Ok();
 }
@@ -158,8 +158,8 @@ std::map<PartitionId, NearFetch> ContentOwner::Fetches(const OrderKey& key,
   return fetches;
 }
 
-void ContentOwner::Fill(const NearFetchReply& reply, Gathering& g) {
-  for (const store::NearCandidate& e : reply.entries) {
+void ContentOwner::Fill(const std::vector<store::NearCandidate>& whole, Gathering& g) {
+  for (const store::NearCandidate& e : whole) {
     for (size_t i = 0; i < g.candidates.size(); ++i) {
       store::NearCandidate& c = g.candidates[i];
       if (g.whole[i] || c.simhash != e.simhash ||
@@ -277,7 +277,7 @@ Status ContentOwner::OnFetchReply(const NearFetchReply& reply, Outbox* out) {
   if (it == gathering_.end() || it->second.fetching.erase(reply.from) == 0) {
     return Status::Ok();  // a repeat of a reply already counted
   }
-  Fill(reply, it->second);
+  Fill(reply.entries, it->second);
   if (!it->second.fetching.empty()) {
     stores_.PutHeld(HeldFetchReplyKey(reply.key, reply.from), EncodeMessage(reply));
     return Status::Ok();
@@ -289,19 +289,13 @@ Status ContentOwner::DecideGathered(std::map<OrderKey, Gathering>::iterator it, 
   Gathering& g = it->second;
   // A copy left in part is another owner's answer with an entry its home
   // gave whole too (Fetches wanted it not): completed from that one.
+  std::vector<store::NearCandidate> whole;
   for (size_t i = 0; i < g.candidates.size(); ++i) {
-    if (g.whole[i]) continue;
-    store::NearCandidate& c = g.candidates[i];
-    for (size_t j = 0; j < g.candidates.size() && !g.whole[i]; ++j) {
-      const store::NearCandidate& w = g.candidates[j];
-      if (g.whole[j] && w.simhash == c.simhash &&
-          store::PositionOf(w.origin) == store::PositionOf(c.origin)) {
-        c.origin = w.origin;
-        c.sketch = w.sketch;
-        g.whole[i] = true;
-      }
-    }
-    if (!g.whole[i]) return Status::Internal("routing: a candidate's home did not give it whole");
+    if (g.whole[i]) whole.push_back(g.candidates[i]);
+  }
+  if (whole.size() < g.candidates.size()) Fill(whole, g);
+  if (std::find(g.whole.begin(), g.whole.end(), false) != g.whole.end()) {
+    return Status::Internal("routing: a candidate's home did not give it whole");
   }
   RoutedRecord r = std::move(g.record);
   std::vector<PartitionId> probed = std::move(g.probed);

@@ -100,8 +100,9 @@ class ContentOwner {
   void Merge(const NearAnswer& answer, Gathering& g) const;
   // Once every answer is in: what the record must fetch, by home.
   std::map<PartitionId, NearFetch> Fetches(const OrderKey& key, const Gathering& g) const;
-  // Fills `g`'s candidates from a home's reply.
-  static void Fill(const NearFetchReply& reply, Gathering& g);
+  // Completes the candidates of `g` given in part from `whole` copies of
+  // the same incarnations (a home's reply, or other answers).
+  static void Fill(const std::vector<store::NearCandidate>& whole, Gathering& g);
   // Decides the gathered record `it` holds and forgets its gathering.
   Status DecideGathered(std::map<OrderKey, Gathering>::iterator it, Outbox* out);
   // Decides `r` on the gathered candidates (none: settled before the near

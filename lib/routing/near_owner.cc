@@ -117,6 +117,11 @@ void NearOwner::SendAnswer(NearAnswer answer, PartitionId reply_to, Outbox* out)
   out->answers.emplace_back(reply_to, std::move(answer));
 }
 
+Status NearOwner::Touch(std::string_view scope, uint64_t simhash, EventTime t) {
+  return IsHome(scope, simhash) ? stores_.TouchNearHome(scope, simhash, t)
+                                : stores_.TouchNear(scope, simhash, t);
+}
+
 void NearOwner::OnFetch(NearFetch fetch) {
   const OrderKey key = fetch.key;
   stores_.PutHeld(HeldKey(HeldKind::kFetch, key), EncodeMessage(fetch));
@@ -255,8 +260,7 @@ Status NearOwner::OnOutcome(const NearOutcome& outcome) {
         rows != rows_of_.end() ? rows->second : store::NearRows::All(), home));
     auto early = early_touches_.find({outcome.scope, outcome.simhash});
     if (early != early_touches_.end()) {
-      PS_RETURN_IF_ERROR(home ? stores_.TouchNearHome(outcome.scope, outcome.simhash, early->second)
-                              : stores_.TouchNear(outcome.scope, outcome.simhash, early->second));
+      PS_RETURN_IF_ERROR(Touch(outcome.scope, outcome.simhash, early->second));
       early_touches_.erase(early);
       stores_.DeleteHeld(HeldTouchKey(outcome.scope, outcome.simhash));
     }
@@ -271,9 +275,7 @@ Status NearOwner::OnOutcome(const NearOutcome& outcome) {
 
 Status NearOwner::OnTouch(const NearTouch& touch) {
   ReadPointScope at(stores_, touch.key.time);
-  Status s = IsHome(touch.scope, touch.simhash)
-                 ? stores_.TouchNearHome(touch.scope, touch.simhash, touch.time)
-                 : stores_.TouchNear(touch.scope, touch.simhash, touch.time);
+  Status s = Touch(touch.scope, touch.simhash, touch.time);
   if (s.code() != StatusCode::kNotFound) return s;
   EventTime& latest = early_touches_[{touch.scope, touch.simhash}];
   latest = std::max(latest, touch.time);

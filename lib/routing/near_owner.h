@@ -100,6 +100,8 @@ class NearOwner {
   bool IsHome(std::string_view scope, uint64_t simhash) const {
     return plan_.Home(owners_, scope, simhash) == self_.partition;
   }
+  // Slides the entry's life here, and its whole incarnation at its home.
+  Status Touch(std::string_view scope, uint64_t simhash, EventTime t);
   // The answer to `p` with `found`: whole (from the home entries) only the
   // candidates this owner is the home of.
   StatusOr<NearAnswer> MakeAnswer(const NearProbeRequest& p,
