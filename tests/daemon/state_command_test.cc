@@ -134,6 +134,8 @@ TEST_F(StateCommandTest, StatsJsonCountsStoredAndLiveEntries) {
   EXPECT_EQ(rows["simhash_of"].get<int>(), 3 * s["simhash_tables"]["tables"].get<int>());
   EXPECT_EQ(rows["lsh"], rows["lsh_of"]);
   EXPECT_EQ(rows["lsh_of"].get<int>(), 33 * s["entries"]["near"]["banded"].get<int>());
+  // Not a routed near owner's shard: every stored near entry is whole.
+  EXPECT_EQ(s["entries"]["near"]["whole"], 4);
   EXPECT_GT(s["disk_bytes"].get<uint64_t>(), 0u);
   EXPECT_GT(s["url_bloom"]["fill_ratio"].get<double>(), 0.0);
 }
